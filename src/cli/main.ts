@@ -1,0 +1,113 @@
+// The volunteer-scheduler command line: `serve` runs the HTTP service; `validate FILE` checks a
+// request file as POST /api/validate would. Every command has --help; a failing command
+// exits non-zero with its message on stderr.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, settings } from '../config/config.js';
+import { enforceCountLimits } from '../http/request-limits.js';
+import { ProblemError } from '../http/problems.js';
+import { serve } from '../http/server.js';
+import { loadSchemas } from '../input/schema-registry.js';
+import { validateScheduleRequest } from '../input/validate-request.js';
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processIo: Io = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+const USAGE = `Usage: volunteer-scheduler <command> [options]
+
+Commands:
+  serve            Start the HTTP service (reads its configuration from the environment)
+  validate FILE    Check a request file (JSON) as POST /api/validate does; exits 1 if invalid
+
+Run 'volunteer-scheduler <command> --help' for a command's options.
+`;
+
+const HELP: Record<string, string> = {
+  serve: `Usage: volunteer-scheduler serve
+
+Starts the HTTP service on HOST:PORT. Configuration comes from environment variables:
+${settings.map((s) => `  ${s.name.padEnd(26)} ${s.description} Default: ${s.default}`).join('\n')}
+`,
+  validate: `Usage: volunteer-scheduler validate FILE
+
+Reads FILE (a JSON schedule request; '-' reads standard input) and prints the validation
+result (valid, errors, warnings, summary) as JSON on stdout. Exits 0 when valid, 1 when not,
+2 when the file cannot be read or is not JSON.
+`,
+};
+
+class UsageError extends Error {}
+
+function readInput(file: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+function runValidate(args: string[], io: Io): number {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  if (positionals.length !== 1) throw new UsageError('validate takes exactly one FILE');
+  const text = readInput(positionals[0]!);
+  let body: unknown;
+  try {
+    body = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new UsageError(`${positionals[0]} is not valid JSON: ${(e as Error).message}`);
+  }
+  const config = loadConfig();
+  enforceCountLimits(body, config.limits);
+  const result = validateScheduleRequest(body, loadSchemas());
+  io.out(`${JSON.stringify(result, null, 2)}\n`);
+  return result.valid ? 0 : 1;
+}
+
+/** Runs the CLI; returns the exit code (serve never returns while the service runs). */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.out(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const help = HELP[command];
+    if (help) {
+      io.out(help);
+      return 0;
+    }
+  }
+  try {
+    switch (command) {
+      case 'serve':
+        if (rest.length > 0) throw new UsageError(`serve takes no arguments (found ${rest.join(' ')}); configure it with environment variables`);
+        await serve();
+        return 0;
+      case 'validate':
+        return runValidate(rest, io);
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`volunteer-scheduler: ${e.message}\n${e.message.startsWith('unknown command') ? USAGE : ''}`);
+      return 2;
+    }
+    if (e instanceof ConfigError) {
+      io.err(`volunteer-scheduler: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof ProblemError) {
+      io.err(`volunteer-scheduler: ${e.detail}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}

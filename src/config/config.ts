@@ -1,0 +1,175 @@
+// Service configuration: read once from the environment and checked at start. A bad value
+// stops the start with a message naming the variable, what was found and what is accepted.
+import { availableParallelism } from 'node:os';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Limits {
+  /** Largest JSON body in bytes. */
+  maxJsonBodyBytes: number;
+  /** Largest CSV file in bytes. */
+  maxCsvFileBytes: number;
+  maxVolunteers: number;
+  maxShifts: number;
+  maxLockedAssignments: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** `sqlite:<path>` or `postgres://...`. */
+  databaseUrl: string;
+  /** HMAC secret for API keys; undefined means generated once and kept in the database. */
+  schedulerSecret: string | undefined;
+  defaultDailyQuota: number;
+  solveTimeLimitDefault: number;
+  solveTimeLimitMax: number;
+  solverWorkers: number;
+  limits: Limits;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** One environment variable: its default (as the user would write it) and its meaning. */
+export interface Setting {
+  name: string;
+  default: string;
+  description: string;
+}
+
+/** Every variable the service reads, documented in one place (the README table follows it). */
+export const settings: readonly Setting[] = [
+  { name: 'PORT', default: '8080', description: 'TCP port to listen on (1-65535).' },
+  { name: 'HOST', default: '0.0.0.0', description: 'Address to listen on.' },
+  { name: 'DATABASE_URL', default: 'sqlite:./data/scheduler.db', description: '`sqlite:<path>` (file created with its folder) or `postgres://user@host:port/db`.' },
+  { name: 'SCHEDULER_SECRET', default: '(generated once, kept in the database)', description: 'HMAC secret for API keys; at least 32 characters.' },
+  { name: 'DEFAULT_DAILY_QUOTA', default: '1000', description: 'Daily request quota of a newly issued key (whole number >= 1).' },
+  { name: 'SOLVE_TIME_LIMIT_DEFAULT', default: '10', description: 'Solve budget in seconds when a request gives no `time_limit`.' },
+  { name: 'SOLVE_TIME_LIMIT_MAX', default: '60', description: 'Largest `time_limit` a request may ask for, in seconds.' },
+  { name: 'SOLVER_WORKERS', default: '(number of cores)', description: 'Solver worker threads (1-64).' },
+  { name: 'MAX_JSON_BODY_BYTES', default: '10MB', description: 'Largest JSON body; bytes, or with a kB/MB suffix.' },
+  { name: 'MAX_CSV_FILE_BYTES', default: '10MB', description: 'Largest CSV file; bytes, or with a kB/MB suffix.' },
+  { name: 'MAX_VOLUNTEERS', default: '10000', description: 'Most volunteers in one request.' },
+  { name: 'MAX_SHIFTS', default: '10000', description: 'Most shifts in one request.' },
+  { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request.' },
+  { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
+];
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      this.problems.push(`${name} is '${value}'; expected a whole number from ${min} to ${max}.`);
+      return fallback;
+    }
+    return Number(value);
+  }
+
+  seconds(name: string, fallback: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 3600) {
+      this.problems.push(`${name} is '${value}'; expected a number of seconds above 0 and at most 3600, such as 10.`);
+      return fallback;
+    }
+    return n;
+  }
+
+  bytes(name: string, fallback: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(value);
+    const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match?.[2] ?? 'b').toLowerCase() as 'b'];
+    const n = match ? Math.floor(Number(match[1]) * unit) : NaN;
+    if (!(n >= 1024) || n > 1024 ** 3) {
+      this.problems.push(`${name} is '${value}'; expected a size from 1kB to 1GB, in bytes or with a kB/MB/GB suffix, such as 10MB.`);
+      return fallback;
+    }
+    return n;
+  }
+}
+
+function checkDatabaseUrl(url: string, problems: string[]): void {
+  if (url.startsWith('sqlite:')) {
+    if (url.slice('sqlite:'.length).trim() === '') problems.push(`DATABASE_URL is '${url}'; a sqlite URL needs a file path, such as sqlite:./data/scheduler.db.`);
+    return;
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      problems.push(`DATABASE_URL is not a valid PostgreSQL URL; expected postgres://user@host:5432/database.`);
+    }
+    return;
+  }
+  // Never echo the value: a database URL may carry a password.
+  problems.push(`DATABASE_URL must start with sqlite: or postgres://, such as sqlite:./data/scheduler.db or postgres://user@127.0.0.1:5432/scheduler.`);
+}
+
+/** Reads and checks the whole configuration; throws ConfigError listing every bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const databaseUrl = r.string('DATABASE_URL', 'sqlite:./data/scheduler.db');
+  checkDatabaseUrl(databaseUrl, r.problems);
+
+  const secret = env.SCHEDULER_SECRET;
+  if (secret !== undefined && secret !== '' && secret.length < 32) {
+    r.problems.push(`SCHEDULER_SECRET is ${secret.length} characters long; use at least 32 random characters (for example: openssl rand -base64 48).`);
+  }
+
+  const logLevel = r.string('LOG_LEVEL', 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    r.problems.push(`LOG_LEVEL is '${logLevel}'; expected one of ${LOG_LEVELS.join(', ')}.`);
+  }
+
+  const solveTimeLimitMax = r.seconds('SOLVE_TIME_LIMIT_MAX', 60);
+  const solveTimeLimitDefault = r.seconds('SOLVE_TIME_LIMIT_DEFAULT', 10);
+  if (solveTimeLimitDefault > solveTimeLimitMax) {
+    r.problems.push(`SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}) is above SOLVE_TIME_LIMIT_MAX (${solveTimeLimitMax}); the default must not exceed the maximum.`);
+  }
+
+  const config: Config = {
+    port: r.integer('PORT', 8080, 1, 65535),
+    host: r.string('HOST', '0.0.0.0'),
+    databaseUrl,
+    schedulerSecret: secret === undefined || secret === '' ? undefined : secret,
+    defaultDailyQuota: r.integer('DEFAULT_DAILY_QUOTA', 1000, 1, 1_000_000_000),
+    solveTimeLimitDefault,
+    solveTimeLimitMax,
+    solverWorkers: r.integer('SOLVER_WORKERS', Math.max(1, availableParallelism()), 1, 64),
+    limits: {
+      maxJsonBodyBytes: r.bytes('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024),
+      maxCsvFileBytes: r.bytes('MAX_CSV_FILE_BYTES', 10 * 1024 * 1024),
+      maxVolunteers: r.integer('MAX_VOLUNTEERS', 10_000, 1, 1_000_000),
+      maxShifts: r.integer('MAX_SHIFTS', 10_000, 1, 1_000_000),
+      maxLockedAssignments: r.integer('MAX_LOCKED_ASSIGNMENTS', 50_000, 0, 10_000_000),
+    },
+    logLevel: logLevel as LogLevel,
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}

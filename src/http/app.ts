@@ -1,0 +1,69 @@
+// Builds the Koa application from its dependencies. Nothing here listens on a port or reads the
+// environment: server.ts does that, and tests drive app.callback() directly.
+//
+// Middleware chain, outermost first:
+//   requestContext  - request id, API-Version, access log
+//   problemResponder - every thrown error becomes problem+json
+//   emptyStatus     - a bodiless 404/405/501 left by the routers becomes a problem
+//   public routes   - /problems (no key needed)
+//   API routes      - /api/*, behind deps.apiGuard: the place for authentication and quota
+//   allowedMethods  - 405 with Allow for a known path and a wrong method (made a problem above)
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import type { Config } from '../config/config.js';
+import type { SchemaRegistry } from '../input/schema-registry.js';
+import type { Logger } from '../logging/logger.js';
+import { problemResponder } from './middleware/problem-responder.js';
+import { requestContext } from './middleware/request-context.js';
+import { ProblemError } from './problems.js';
+import { problemRoutes } from './routes/problems.js';
+import { validateRoutes } from './routes/validate.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  schemas: SchemaRegistry;
+  /**
+   * Runs before every /api route: authentication and quota belong here. Until keys exist the
+   * endpoints are open, and the default lets every request through.
+   */
+  apiGuard?: Middleware;
+}
+
+const openAccess: Middleware = (_ctx, next) => next();
+
+/** The routers answer an unknown path or method with a bare status; give it a problem body. */
+const emptyStatus: Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.body != null) return;
+  if (ctx.status === 404) {
+    throw new ProblemError('not-found', `Nothing is served at ${ctx.method} ${ctx.path}. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`);
+  }
+  if (ctx.status === 405 || ctx.status === 501) {
+    const allow = ctx.response.get('Allow');
+    throw new ProblemError('method-not-allowed', `${ctx.path} does not take ${ctx.method}; it takes ${allow}.`, { headers: { Allow: allow } });
+  }
+};
+
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  // Errors are answered by problemResponder; Koa's own handler must stay silent.
+  app.silent = true;
+
+  const publicRouter = new Router();
+  problemRoutes(publicRouter);
+
+  const apiRouter = new Router();
+  apiRouter.use(deps.apiGuard ?? openAccess);
+  validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
+
+  app.use(requestContext(deps.logger));
+  app.use(problemResponder(deps.logger));
+  app.use(emptyStatus);
+  for (const router of [publicRouter, apiRouter]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+  return app;
+}

@@ -1,0 +1,350 @@
+// Checks a schedule request against the schema files and the contract's semantic rules, and
+// reports every error and warning at once with a JSON Pointer and a message that says what is
+// wrong and what would be right. POST /api/validate returns this; the scheduling endpoints
+// reject with the same entries.
+import type { FieldError, ScheduleRequest, ValidationResult, Warning } from '../types/schema-types.js';
+import { comparePointers, toPointer } from './json-pointer.js';
+import { lockWarnings } from './lock-rules.js';
+import { normalizeRequest } from './problem.js';
+import type { ErrorObject, JsonSchema, SchemaRegistry } from './schema-registry.js';
+import { parseUtcDateTime, UTC_EXAMPLE } from './utc-datetime.js';
+
+type Json = unknown;
+type Obj = Record<string, Json>;
+
+const isObject = (x: Json): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isNonNegInt = (x: Json): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
+/** What a value of each field should look like, for messages. */
+const EXPECTED: Record<string, string> = {
+  'request': 'a JSON object with volunteers and unassigned_shifts',
+  'request.volunteers': 'an array of volunteers such as [{"id": "v1", "group": "kitchen", "max_hours": 8}]',
+  'request.unassigned_shifts': `an array of shifts such as [{"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}]`,
+  'request.current_assignments': 'an array of {"shift_id": ..., "volunteer_id": ...} objects',
+  'volunteer': 'an object such as {"id": "v1", "group": "kitchen", "max_hours": 8}',
+  'volunteer.id': 'a non-empty string such as "v17"',
+  'volunteer.name': 'a string such as "Ana Ruiz"',
+  'volunteer.group': 'a group name such as "kitchen"',
+  'volunteer.max_hours': 'a number of hours >= 0, or 999 for unlimited',
+  'shift': `an object such as {"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}`,
+  'shift.id': 'a non-empty string such as "kitchen-sat-1"',
+  'shift.start': `a UTC date-time such as "${UTC_EXAMPLE}"`,
+  'shift.end': 'a UTC date-time such as "2026-06-01T12:00:00Z"',
+  'shift.required_groups': 'an object such as {"kitchen": 2}',
+  'shift.headcount': 'a whole number >= 0 such as 2',
+  'assignment': 'an object such as {"shift_id": "sat-am", "volunteer_id": "v1"}',
+  'assignment.shift_id': 'the id of a shift in unassigned_shifts',
+  'assignment.volunteer_id': 'the id of a volunteer in volunteers',
+};
+
+const COLLECTION_KIND: Record<string, string> = {
+  volunteers: 'volunteer',
+  unassigned_shifts: 'shift',
+  current_assignments: 'assignment',
+};
+
+interface Field {
+  /** Key into EXPECTED. */
+  kind: string;
+  /** How the message names the value: "max_hours", "volunteers[3]", "headcount of group 'bar'". */
+  label: string;
+}
+
+function fieldOf(segments: string[]): Field {
+  const [top, index, prop, key] = segments;
+  if (top === undefined) return { kind: 'request', label: 'the request body' };
+  const item = COLLECTION_KIND[top];
+  if (index === undefined || item === undefined) return { kind: `request.${top}`, label: top };
+  if (prop === undefined) return { kind: item, label: `${top}[${index}]` };
+  if (item === 'shift' && prop === 'required_groups' && key !== undefined) {
+    return { kind: 'shift.headcount', label: `the headcount of group '${key}'` };
+  }
+  return { kind: `${item}.${prop}`, label: prop };
+}
+
+function describe(value: Json): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'boolean') return `the boolean ${value}`;
+  return String(value);
+}
+
+function expected(kind: string): string {
+  return EXPECTED[kind] ?? 'a value of the documented type';
+}
+
+function schemaError(e: ErrorObject): FieldError | undefined {
+  const base = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  switch (e.keyword) {
+    case 'required': {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      const segments = [...base, missing];
+      const f = fieldOf(segments);
+      const where = base.length > 0 ? ` in ${fieldOf(base).label}` : '';
+      return { pointer: toPointer(segments), code: 'required', message: `${missing} is required${where}: ${expected(f.kind)}.` };
+    }
+    case 'type': {
+      const f = fieldOf(base);
+      const pointer = toPointer(base);
+      if (f.kind === 'shift.headcount' && typeof e.data === 'number') {
+        return { pointer, code: 'not_integer', message: `${f.label} must be ${expected(f.kind)}, not ${e.data}.` };
+      }
+      if (f.kind === 'volunteer.max_hours' && e.data === null) {
+        return { pointer, code: 'invalid_type', message: 'max_hours must be a number, not null; use 999 for unlimited.' };
+      }
+      return { pointer, code: 'invalid_type', message: `${f.label} must be ${expected(f.kind)}, not ${describe(e.data)}.` };
+    }
+    case 'minimum': {
+      const f = fieldOf(base);
+      return { pointer: toPointer(base), code: 'out_of_range', message: `${f.label} must be ${expected(f.kind)}, not ${describe(e.data)}.` };
+    }
+    case 'pattern': {
+      const f = fieldOf(base);
+      const pointer = toPointer(base);
+      const value = String(e.data);
+      if (f.kind === 'shift.start' || f.kind === 'shift.end') {
+        const parsed = parseUtcDateTime(f.label, value);
+        if (!parsed.ok) return { pointer, code: parsed.code, message: parsed.message };
+      }
+      if (value.trim() === '') return { pointer, code: 'empty_string', message: `${f.label} must not be empty or blank: ${expected(f.kind)}.` };
+      if (f.kind === 'volunteer.id') {
+        return { pointer, code: 'too_long', message: `id must be 1 to 200 characters, not counting spaces at either end; found ${value.trim().length}.` };
+      }
+      return { pointer, code: 'invalid_format', message: `${f.label} must be ${expected(f.kind)}, not ${describe(value)}.` };
+    }
+    case 'minLength': {
+      // propertyNames of required_groups: an empty group name.
+      const name = (e as ErrorObject & { propertyName?: string }).propertyName;
+      if (name !== undefined) {
+        return { pointer: toPointer([...base, name]), code: 'empty_string', message: 'group names in required_groups must not be empty: use a group name such as "kitchen".' };
+      }
+      const f = fieldOf(base);
+      return { pointer: toPointer(base), code: 'empty_string', message: `${f.label} must not be empty: ${expected(f.kind)}.` };
+    }
+    case 'propertyNames':
+      return undefined; // reported by the inner minLength error
+    default: {
+      const f = fieldOf(base);
+      return { pointer: toPointer(base), code: 'invalid_value', message: `${f.label} ${e.message ?? 'is not valid'}: ${expected(f.kind)}.` };
+    }
+  }
+}
+
+/** Damerau-free Levenshtein distance, for "did you mean" hints on short names. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+export function closest(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
+  let checked = 0;
+  for (const c of candidates) {
+    if (++checked > 20_000) break; // bounded effort on huge requests
+    if (Math.abs(c.length - name.length) > bestDistance) continue;
+    const d = distance(name.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance || (d === bestDistance && best === undefined)) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Ends a sentence: "; did you mean 'x'?" when a close candidate exists, else ".". */
+const didYouMean = (name: string, candidates: Iterable<string>): string => {
+  const hit = closest(name, candidates);
+  return hit === undefined ? '.' : `; did you mean '${hit}'?`;
+};
+
+class Findings {
+  readonly errors: FieldError[] = [];
+  readonly warnings: Warning[] = [];
+  error(pointer: string, code: string, message: string): void {
+    this.errors.push({ pointer, code, message });
+  }
+  warn(pointer: string, code: string, message: string): void {
+    this.warnings.push({ code, message, pointer });
+  }
+}
+
+function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, out: Findings): void {
+  const known = (name: string): string[] => Object.keys(schemas.get(name)?.properties ?? {});
+  const check = (value: Json, segments: Array<string | number>, schemaName: string, what: string): void => {
+    if (!isObject(value)) return;
+    const props = known(schemaName);
+    for (const key of Object.keys(value)) {
+      if (props.includes(key)) continue;
+      out.warn(toPointer([...segments, key]), 'unknown_property', `Property '${key}' is not part of ${what} and is ignored${didYouMean(key, props)}`);
+    }
+  };
+  check(body, [], 'schedule-request', 'the request');
+  const each = (key: string, schemaName: string, what: string): void => {
+    const list = body[key];
+    if (Array.isArray(list)) list.forEach((item, i) => check(item, [key, i], schemaName, what));
+  };
+  each('volunteers', 'volunteer', 'a volunteer');
+  each('unassigned_shifts', 'shift', 'a shift');
+  each('current_assignments', 'current-assignment', 'a current assignment');
+}
+
+function items(body: Obj, key: string): Array<[Obj, number]> {
+  const list = body[key];
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((item, i): Array<[Obj, number]> => (isObject(item) ? [[item, i]] : []));
+}
+
+function checkIds(body: Obj, key: 'volunteers' | 'unassigned_shifts', out: Findings): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const [item, i] of items(body, key)) {
+    const id = item.id;
+    if (typeof id !== 'string' || id.trim() === '') continue;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      const what = key === 'volunteers' ? 'volunteer' : 'shift';
+      out.error(toPointer([key, i, 'id']), 'duplicate_id', `id '${id}' is already used by ${key}[${first}]; each ${what} needs its own id.`);
+      continue;
+    }
+    seen.set(id, i);
+    if (id !== id.trim()) {
+      out.warn(toPointer([key, i, 'id']), 'id_whitespace', `id '${id}' has spaces at its start or end; it is used exactly as written.`);
+    }
+  }
+  return seen;
+}
+
+function checkShiftTimes(body: Obj, out: Findings): void {
+  for (const [shift, i] of items(body, 'unassigned_shifts')) {
+    const { start, end } = shift;
+    // Pattern failures are already reported by the schema; here only real-date and order checks.
+    const s = typeof start === 'string' ? parseUtcDateTime('start', start) : undefined;
+    const e = typeof end === 'string' ? parseUtcDateTime('end', end) : undefined;
+    if (s && !s.ok && s.code === 'invalid_date') out.error(toPointer(['unassigned_shifts', i, 'start']), s.code, s.message);
+    if (e && !e.ok && e.code === 'invalid_date') out.error(toPointer(['unassigned_shifts', i, 'end']), e.code, e.message);
+    if (s?.ok && e?.ok) {
+      if (e.ms <= s.ms) {
+        out.error(
+          toPointer(['unassigned_shifts', i, 'end']),
+          'end_not_after_start',
+          `end (${String(end)}) must be after start (${String(start)}); a shift that crosses midnight ends on the next day's date.`,
+        );
+      } else if (e.ms - s.ms > 24 * 3_600_000) {
+        out.warn(toPointer(['unassigned_shifts', i]), 'long_shift', `Shift '${String(shift.id)}' lasts ${Math.round((e.ms - s.ms) / 360_000) / 10} hours, over 24; check its start and end.`);
+      }
+    }
+  }
+}
+
+function checkAssignments(body: Obj, shiftIds: Map<string, number>, volunteerIds: Map<string, number>, out: Findings): void {
+  for (const [a, i] of items(body, 'current_assignments')) {
+    if (typeof a.shift_id === 'string' && !shiftIds.has(a.shift_id)) {
+      out.error(
+        toPointer(['current_assignments', i, 'shift_id']),
+        'unknown_shift',
+        `shift_id '${a.shift_id}' names no shift in unassigned_shifts${didYouMean(a.shift_id, shiftIds.keys())}`,
+      );
+    }
+    if (typeof a.volunteer_id === 'string' && !volunteerIds.has(a.volunteer_id)) {
+      out.error(
+        toPointer(['current_assignments', i, 'volunteer_id']),
+        'unknown_volunteer',
+        `volunteer_id '${a.volunteer_id}' names no volunteer in volunteers${didYouMean(a.volunteer_id, volunteerIds.keys())}`,
+      );
+    }
+  }
+}
+
+function checkGroups(body: Obj, out: Findings): Set<string> {
+  const volunteerGroups = new Set<string>();
+  for (const [v] of items(body, 'volunteers')) if (typeof v.group === 'string') volunteerGroups.add(v.group);
+  const allGroups = new Set(volunteerGroups);
+  const orphan = new Map<string, { pointer: string; shifts: string[] }>();
+  for (const [shift, i] of items(body, 'unassigned_shifts')) {
+    const groups = shift.required_groups;
+    if (!isObject(groups)) continue;
+    const counts = Object.entries(groups);
+    if (counts.every(([, n]) => n === 0)) {
+      out.warn(toPointer(['unassigned_shifts', i, 'required_groups']), 'empty_shift', `Shift '${String(shift.id)}' requires no volunteers (every headcount is 0 or none is given).`);
+    }
+    for (const [group, n] of counts) {
+      allGroups.add(group);
+      if (volunteerGroups.has(group) || !isNonNegInt(n) || n === 0) continue;
+      const entry = orphan.get(group) ?? { pointer: toPointer(['unassigned_shifts', i, 'required_groups', group]), shifts: [] };
+      entry.shifts.push(String(shift.id));
+      orphan.set(group, entry);
+    }
+  }
+  for (const [group, { pointer, shifts }] of orphan) {
+    const which = shifts.length === 1 ? `shift '${shifts[0]}' requires` : `${shifts.length} shifts require (first: '${shifts[0]}')`;
+    const hit = closest(group, volunteerGroups);
+    const hint = hit === undefined ? '' : ` Did you mean '${hit}'?`;
+    out.warn(pointer, 'group_without_volunteers', `No volunteer belongs to group '${group}', which ${which}; those slots will stay empty.${hint}`);
+  }
+  return allGroups;
+}
+
+function summarize(body: Obj, groups: Set<string>): ValidationResult['summary'] {
+  const length = (key: string): number => (Array.isArray(body[key]) ? (body[key] as Json[]).length : 0);
+  let slots = 0;
+  for (const [shift] of items(body, 'unassigned_shifts')) {
+    if (isObject(shift.required_groups)) for (const n of Object.values(shift.required_groups)) if (isNonNegInt(n)) slots += n;
+  }
+  const pairs = new Set<string>();
+  for (const [a] of items(body, 'current_assignments')) {
+    if (typeof a.shift_id === 'string' && typeof a.volunteer_id === 'string') pairs.add(JSON.stringify([a.shift_id, a.volunteer_id]));
+  }
+  return { volunteers: length('volunteers'), shifts: length('unassigned_shifts'), slots, groups: groups.size, locked: pairs.size };
+}
+
+const byPointer = <T extends { pointer?: string }>(a: T, b: T): number => comparePointers(a.pointer ?? '', b.pointer ?? '');
+
+/** Validates a parsed JSON body: every error and warning at once. */
+export function validateScheduleRequest(body: Json, registry: SchemaRegistry): ValidationResult {
+  const out = new Findings();
+  if (!isObject(body)) {
+    out.error('', 'invalid_type', `the request body must be ${EXPECTED.request}, not ${describe(body)}.`);
+    return { valid: false, errors: out.errors, warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } };
+  }
+  if (!registry.validateRequest(body)) {
+    for (const e of registry.validateRequest.errors ?? []) {
+      const entry = schemaError(e);
+      if (entry) out.errors.push(entry);
+    }
+  }
+  unknownProperties(body, registry.schemas, out);
+  const volunteerIds = checkIds(body, 'volunteers', out);
+  const shiftIds = checkIds(body, 'unassigned_shifts', out);
+  checkShiftTimes(body, out);
+  checkAssignments(body, shiftIds, volunteerIds, out);
+  const groups = checkGroups(body, out);
+
+  const valid = out.errors.length === 0;
+  if (valid) out.warnings.push(...lockWarnings(normalizeRequest(body as ScheduleRequest)));
+
+  // One entry per pointer and code: ajv can report the same fault twice through $ref.
+  const seen = new Set<string>();
+  const errors = out.errors.filter((e) => {
+    const key = `${e.pointer}\u0000${e.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return {
+    valid,
+    errors: errors.sort(byPointer),
+    warnings: out.warnings.sort(byPointer),
+    summary: summarize(body, groups),
+  };
+}
