@@ -8,6 +8,7 @@ import { overLimit, ProblemError } from '../problems.js';
 
 interface BodyError {
   status?: number;
+  code?: string;
   type?: string;
   message?: string;
 }
@@ -45,6 +46,9 @@ export function jsonBody(maxBytes: number): Middleware {
       const err = thrown as BodyError;
       if (err.status === 413 || err.type === 'entity.too.large') throw jsonTooLarge(undefined, maxBytes);
       if (err.status === 415) throw new ProblemError('unsupported-media-type', `The body's charset or Content-Encoding is not supported (${err.message ?? 'unknown'}); send UTF-8 JSON, optionally gzip or deflate encoded.`);
+      if (typeof err.code === 'string' && err.code.startsWith('Z_')) {
+        throw new ProblemError('invalid-json', `The body could not be decompressed as its Content-Encoding says (${err.message ?? err.code}); send it uncompressed or as valid gzip/deflate.`);
+      }
       if (err.type === 'request.aborted') throw new ProblemError('invalid-json', 'The request was aborted before the whole body arrived.');
       if (err.status === 400 && err.type === 'request.size.invalid') throw new ProblemError('invalid-json', 'The body is shorter or longer than its Content-Length header says.');
       if (err instanceof SyntaxError || err.status === 400) {

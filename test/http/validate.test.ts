@@ -1,0 +1,271 @@
+import { expect } from 'chai';
+import { fixture, testApp } from '../helpers/app.js';
+import { expectSchema } from '../helpers/schema-assert.js';
+
+type Req = Record<string, any>;
+const base = (): Req => fixture('requests/festival-small.json');
+
+async function validate(body: unknown): Promise<Req> {
+  const { request } = testApp();
+  const res = await request.post('/api/validate').set('Content-Type', 'application/json').send(JSON.stringify(body));
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  expect(res.headers['content-type']).to.match(/^application\/json/);
+  expectSchema('validation-result', res.body);
+  return res.body as Req;
+}
+
+interface Case {
+  rule: string;
+  bad: (r: Req) => void;
+  pointer: string;
+  code: string;
+  message: string | RegExp;
+  /** A change near the bad one that is valid. */
+  good?: (r: Req) => void;
+}
+
+const long = (n: number): string => 'x'.repeat(n);
+
+const cases: Case[] = [
+  // Volunteer
+  { rule: 'volunteer id is required', bad: (r) => delete r.volunteers[0].id, pointer: '/volunteers/0/id', code: 'required', message: 'id is required in volunteers[0]: a non-empty string such as "v17".' },
+  { rule: 'volunteer id is not empty', bad: (r) => (r.volunteers[0].id = ''), pointer: '/volunteers/0/id', code: 'empty_string', message: /must not be empty/ },
+  { rule: 'volunteer id is not blank', bad: (r) => (r.volunteers[0].id = '   '), pointer: '/volunteers/0/id', code: 'empty_string', message: /must not be empty or blank/ },
+  {
+    rule: 'volunteer id is at most 200 characters once trimmed', bad: (r) => (r.volunteers[0].id = long(201)), pointer: '/volunteers/0/id', code: 'too_long',
+    message: 'id must be 1 to 200 characters, not counting spaces at either end; found 201.',
+    good: (r) => { r.volunteers[0].id = `  ${long(200)}  `; r.current_assignments = []; },
+  },
+  { rule: 'volunteer id is a string', bad: (r) => (r.volunteers[0].id = 5), pointer: '/volunteers/0/id', code: 'invalid_type', message: 'id must be a non-empty string such as "v17", not 5.' },
+  {
+    rule: 'volunteer ids are unique', bad: (r) => (r.volunteers[1].id = 'v1'), pointer: '/volunteers/1/id', code: 'duplicate_id',
+    message: "id 'v1' is already used by volunteers[0]; each volunteer needs its own id.", good: (r) => (r.volunteers[1].id = 'v1b'),
+  },
+  { rule: 'volunteer name is a string', bad: (r) => (r.volunteers[0].name = 7), pointer: '/volunteers/0/name', code: 'invalid_type', message: /name must be a string/, good: (r) => delete r.volunteers[0].name },
+  { rule: 'volunteer group is required', bad: (r) => delete r.volunteers[2].group, pointer: '/volunteers/2/group', code: 'required', message: /group is required in volunteers\[2\]/ },
+  { rule: 'volunteer group is not empty', bad: (r) => (r.volunteers[2].group = ''), pointer: '/volunteers/2/group', code: 'empty_string', message: /group must not be empty/ },
+  { rule: 'max_hours is required', bad: (r) => delete r.volunteers[0].max_hours, pointer: '/volunteers/0/max_hours', code: 'required', message: 'max_hours is required in volunteers[0]: a number of hours >= 0, or 999 for unlimited.' },
+  {
+    rule: 'max_hours null is refused with "use 999 for unlimited"', bad: (r) => (r.volunteers[0].max_hours = null), pointer: '/volunteers/0/max_hours', code: 'invalid_type',
+    message: 'max_hours must be a number, not null; use 999 for unlimited.', good: (r) => (r.volunteers[0].max_hours = 999),
+  },
+  {
+    rule: 'max_hours is >= 0', bad: (r) => (r.volunteers[0].max_hours = -1), pointer: '/volunteers/0/max_hours', code: 'out_of_range',
+    message: 'max_hours must be a number of hours >= 0, or 999 for unlimited, not -1.', good: (r) => (r.volunteers[3].max_hours = 0),
+  },
+  { rule: 'max_hours is a number', bad: (r) => (r.volunteers[0].max_hours = '8'), pointer: '/volunteers/0/max_hours', code: 'invalid_type', message: /not a string \("8"\)/, good: (r) => (r.volunteers[0].max_hours = 7.5) },
+  { rule: 'a volunteer is an object', bad: (r) => (r.volunteers[1] = 'Ben'), pointer: '/volunteers/1', code: 'invalid_type', message: /volunteers\[1\] must be an object such as/ },
+  // Shift
+  { rule: 'shift id is required', bad: (r) => delete r.unassigned_shifts[1].id, pointer: '/unassigned_shifts/1/id', code: 'required', message: /id is required in unassigned_shifts\[1\]/ },
+  {
+    rule: 'shift ids are unique', bad: (r) => (r.unassigned_shifts[2].id = 'sat-pm'), pointer: '/unassigned_shifts/2/id', code: 'duplicate_id',
+    message: "id 'sat-pm' is already used by unassigned_shifts[1]; each shift needs its own id.",
+  },
+  {
+    rule: 'start without Z is refused', bad: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00:00'), pointer: '/unassigned_shifts/1/start', code: 'not_utc',
+    message: "start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z (found '2026-06-06T12:00:00', which has no time zone).",
+    good: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00Z'),
+  },
+  {
+    rule: 'an offset is refused', bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T10:00:00+02:00'), pointer: '/unassigned_shifts/0/start', code: 'not_utc',
+    message: /start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z \(found the offset \+02:00/, good: (r) => (r.unassigned_shifts[0].start = '2026-06-06T08:00:00.250Z'),
+  },
+  { rule: 'a lower-case z is refused', bad: (r) => (r.unassigned_shifts[0].end = '2026-06-06T12:00:00z'), pointer: '/unassigned_shifts/0/end', code: 'not_utc', message: /end must end with an upper-case Z/ },
+  { rule: 'a date-time of another form is refused', bad: (r) => (r.unassigned_shifts[0].start = '06/06/2026 8:00 AM'), pointer: '/unassigned_shifts/0/start', code: 'invalid_datetime', message: /start must be an ISO 8601 UTC date-time, YYYY-MM-DDTHH:MM\[:SS\[.fff\]\]Z, e.g. 2026-06-01T08:00:00Z \(found '06\/06\/2026 8:00 AM'\)/ },
+  { rule: 'start is a string', bad: (r) => (r.unassigned_shifts[0].start = 1780732800), pointer: '/unassigned_shifts/0/start', code: 'invalid_type', message: /start must be a UTC date-time such as "2026-06-01T08:00:00Z", not 1780732800/ },
+  { rule: 'a date that does not exist is refused', bad: (r) => (r.unassigned_shifts[0].end = '2026-02-30T07:00:00Z'), pointer: '/unassigned_shifts/0/end', code: 'invalid_date', message: "end '2026-02-30T07:00:00Z' is not a real date-time: February 2026 has 28 days." },
+  {
+    rule: 'end is after start', bad: (r) => (r.unassigned_shifts[0].end = r.unassigned_shifts[0].start), pointer: '/unassigned_shifts/0/end', code: 'end_not_after_start',
+    message: /^end \(2026-06-06T08:00:00Z\) must be after start \(2026-06-06T08:00:00Z\)/, good: (r) => (r.unassigned_shifts[0].end = '2026-06-06T08:00:01Z'),
+  },
+  { rule: 'end is required', bad: (r) => delete r.unassigned_shifts[0].end, pointer: '/unassigned_shifts/0/end', code: 'required', message: /end is required in unassigned_shifts\[0\]: a UTC date-time/ },
+  {
+    rule: 'required_groups as a string is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = 'kitchen:2'), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type',
+    message: 'required_groups must be an object such as {"kitchen": 2}, not a string ("kitchen:2").',
+  },
+  { rule: 'required_groups as an array is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = [{ kitchen: 2 }]), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type', message: 'required_groups must be an object such as {"kitchen": 2}, not an array.' },
+  { rule: 'required_groups null is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = null), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type', message: 'required_groups must be an object such as {"kitchen": 2}, not null.' },
+  {
+    rule: 'a headcount is a whole number', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.5), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'not_integer',
+    message: "the headcount of group 'kitchen' must be a whole number >= 0 such as 2, not 2.5.", good: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.0),
+  },
+  { rule: 'a headcount is >= 0', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = -1), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'out_of_range', message: /not -1\.$/, good: (r) => (r.unassigned_shifts[0].required_groups.bar = 0) },
+  { rule: 'a headcount is a number', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = '2'), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'invalid_type', message: /not a string \("2"\)/ },
+  { rule: 'a group name is not empty', bad: (r) => (r.unassigned_shifts[0].required_groups[''] = 1), pointer: '/unassigned_shifts/0/required_groups/', code: 'empty_string', message: /group names in required_groups must not be empty/ },
+  {
+    rule: 'a group name with / and ~ is pointed at with RFC 6901 escapes', bad: (r) => (r.unassigned_shifts[0].required_groups['a/b~c'] = 'x'),
+    pointer: '/unassigned_shifts/0/required_groups/a~1b~0c', code: 'invalid_type', message: /the headcount of group 'a\/b~c'/,
+  },
+  // Current assignments
+  { rule: 'a current assignment has shift_id', bad: (r) => delete r.current_assignments[0].shift_id, pointer: '/current_assignments/0/shift_id', code: 'required', message: 'shift_id is required in current_assignments[0]: the id of a shift in unassigned_shifts.' },
+  { rule: 'a current assignment has volunteer_id', bad: (r) => delete r.current_assignments[0].volunteer_id, pointer: '/current_assignments/0/volunteer_id', code: 'required', message: /volunteer_id is required/ },
+  {
+    rule: 'shift_id names a shift', bad: (r) => (r.current_assignments[0].shift_id = 'sat-amm'), pointer: '/current_assignments/0/shift_id', code: 'unknown_shift',
+    message: "shift_id 'sat-amm' names no shift in unassigned_shifts; did you mean 'sat-am'?",
+  },
+  {
+    rule: 'volunteer_id names a volunteer', bad: (r) => (r.current_assignments[0].volunteer_id = 'zz-top'), pointer: '/current_assignments/0/volunteer_id', code: 'unknown_volunteer',
+    message: "volunteer_id 'zz-top' names no volunteer in volunteers.",
+  },
+  { rule: 'current_assignments is an array', bad: (r) => (r.current_assignments = { shift_id: 'sat-am', volunteer_id: 'v1' }), pointer: '/current_assignments', code: 'invalid_type', message: /current_assignments must be an array/, good: (r) => delete r.current_assignments },
+  // Request
+  { rule: 'volunteers is required', bad: (r) => delete r.volunteers, pointer: '/volunteers', code: 'required', message: /^volunteers is required: an array of volunteers/ },
+  { rule: 'unassigned_shifts is required', bad: (r) => delete r.unassigned_shifts, pointer: '/unassigned_shifts', code: 'required', message: /^unassigned_shifts is required: an array of shifts/, good: (r) => { r.unassigned_shifts = []; delete r.current_assignments; } },
+  { rule: 'volunteers is an array', bad: (r) => (r.volunteers = { v1: {} }), pointer: '/volunteers', code: 'invalid_type', message: /volunteers must be an array of volunteers such as .*, not an object\./ },
+];
+
+describe('POST /api/validate', () => {
+  it('accepts the fixture payload with a summary', async () => {
+    const body = await validate(base());
+    expect(body).to.deep.equal({ valid: true, errors: [], warnings: [], summary: { volunteers: 4, shifts: 3, slots: 6, groups: 2, locked: 1 } });
+  });
+
+  for (const c of cases) {
+    it(`rule: ${c.rule}`, async () => {
+      const bad = base();
+      c.bad(bad);
+      const body = await validate(bad);
+      expect(body.valid).to.equal(false);
+      const entry = body.errors.find((e: Req) => e.pointer === c.pointer);
+      expect(entry, JSON.stringify(body.errors)).to.not.equal(undefined);
+      expect(entry.code).to.equal(c.code);
+      if (typeof c.message === 'string') expect(entry.message).to.equal(c.message);
+      else expect(entry.message).to.match(c.message);
+      if (c.good) {
+        const good = base();
+        c.good(good);
+        const ok = await validate(good);
+        expect(ok.errors, JSON.stringify(ok.errors)).to.deep.equal([]);
+        expect(ok.valid).to.equal(true);
+      }
+    });
+  }
+
+  it("reports the interface's three typical causes at once, each with its own pointer", async () => {
+    const r = base();
+    r.unassigned_shifts[0].start = '2026-06-06T08:00:00';
+    r.unassigned_shifts[1].required_groups = 'kitchen:1, bar:1';
+    r.volunteers[3].max_hours = null;
+    const body = await validate(r);
+    expect(body.errors.map((e: Req) => [e.pointer, e.code])).to.deep.equal([
+      ['/unassigned_shifts/0/start', 'not_utc'],
+      ['/unassigned_shifts/1/required_groups', 'invalid_type'],
+      ['/volunteers/3/max_hours', 'invalid_type'],
+    ]);
+  });
+
+  it('reports every error, schema and semantic, in document order', async () => {
+    const r = base();
+    r.volunteers[1].id = 'v1';
+    r.volunteers[2].max_hours = -3;
+    r.unassigned_shifts[2].end = '2026-06-06T21:00:00Z';
+    r.current_assignments.push({ shift_id: 'nope', volunteer_id: 'v3' }, {});
+    const body = await validate(r);
+    expect(body.errors.map((e: Req) => e.pointer)).to.deep.equal([
+      '/current_assignments/1/shift_id',
+      '/current_assignments/2/shift_id',
+      '/current_assignments/2/volunteer_id',
+      '/unassigned_shifts/2/end',
+      '/volunteers/1/id',
+      '/volunteers/2/max_hours',
+    ]);
+    expect(body.summary).to.deep.equal({ volunteers: 4, shifts: 3, slots: 6, groups: 2, locked: 2 });
+  });
+
+  it('answers 200 with valid false when the JSON body is not an object', async () => {
+    for (const body of [[], 42, 'text', null]) {
+      const res = await validate(body);
+      expect(res.valid).to.equal(false);
+      expect(res.errors).to.have.length(1);
+      expect(res.errors[0].pointer).to.equal('');
+      expect(res.errors[0].message).to.match(/^the request body must be a JSON object with volunteers and unassigned_shifts, not /);
+    }
+  });
+
+  it('accepts an empty request and an overnight shift', async () => {
+    expect((await validate({ volunteers: [], unassigned_shifts: [] })).valid).to.equal(true);
+    const r = base();
+    r.unassigned_shifts[2].start = '2026-06-06T23:30:00Z';
+    r.unassigned_shifts[2].end = '2026-06-07T00:30:00Z';
+    expect((await validate(r)).valid).to.equal(true);
+  });
+
+  describe('warnings', () => {
+    it('lists unknown properties with a likely spelling, and stays valid', async () => {
+      const r = base();
+      r.volunteers[0].max_hour = 3;
+      r.unassigned_shifts[0].requiredGroups = {};
+      r.extra = true;
+      const body = await validate(r);
+      expect(body.valid).to.equal(true);
+      expect(body.warnings).to.deep.include({ code: 'unknown_property', pointer: '/volunteers/0/max_hour', message: "Property 'max_hour' is not part of a volunteer and is ignored; did you mean 'max_hours'?" });
+      expect(body.warnings).to.deep.include({ code: 'unknown_property', pointer: '/unassigned_shifts/0/requiredGroups', message: "Property 'requiredGroups' is not part of a shift and is ignored; did you mean 'required_groups'?" });
+      expect(body.warnings).to.deep.include({ code: 'unknown_property', pointer: '/extra', message: "Property 'extra' is not part of the request and is ignored." });
+    });
+
+    it('names a group no volunteer belongs to, once, with the shifts that need it', async () => {
+      const r = base();
+      r.unassigned_shifts[0].required_groups.medical = 1;
+      r.unassigned_shifts[2].required_groups.medical = 2;
+      const body = await validate(r);
+      expect(body.valid).to.equal(true);
+      expect(body.warnings).to.deep.equal([
+        { code: 'group_without_volunteers', pointer: '/unassigned_shifts/0/required_groups/medical', message: "No volunteer belongs to group 'medical', which 2 shifts require (first: 'sat-am'); those slots will stay empty." },
+      ]);
+    });
+
+    it('warns about a shift over 24 hours and a shift that needs nobody', async () => {
+      const r = base();
+      r.unassigned_shifts[0].end = '2026-06-07T10:00:00Z';
+      r.unassigned_shifts[1].required_groups = { kitchen: 0 };
+      delete r.current_assignments;
+      const body = await validate(r);
+      expect(body.warnings.map((w: Req) => [w.code, w.pointer])).to.deep.equal([
+        ['long_shift', '/unassigned_shifts/0'],
+        ['empty_shift', '/unassigned_shifts/1/required_groups'],
+      ]);
+      expect(body.warnings[0].message).to.equal("Shift 'sat-am' lasts 26 hours, over 24; check its start and end.");
+    });
+
+    it('lists every rule that locked assignments break, and the repeated pair', async () => {
+      const body = await validate(fixture('requests/lock-breaks.json'));
+      expect(body.valid).to.equal(true);
+      expect(body.summary.locked).to.equal(4);
+      expect(body.warnings).to.deep.equal([
+        { code: 'lock_max_hours_exceeded', pointer: '/current_assignments/1', message: 'Locked assignments give Ana Ruiz (v1) 8 hours, over max_hours 6; they are kept and nothing more is added.' },
+        { code: 'lock_overlap', pointer: '/current_assignments/1', message: "Ana Ruiz (v1) is locked into 'a' (2026-06-06 08:00-12:00 UTC) and 'b' (2026-06-06 10:00-14:00 UTC), which overlap; both are kept." },
+        { code: 'lock_headcount_exceeded', pointer: '/current_assignments/2', message: "'a' has 2 locked volunteers of group 'kitchen' but requires 1; all are kept and no more of the group are added." },
+        { code: 'lock_group_not_required', pointer: '/current_assignments/3', message: "The locked assignment of Chloe Ng (v3) to 'c' is kept, but 'c' requires no volunteer of group 'bar', so it fills no slot." },
+        { code: 'duplicate_lock', pointer: '/current_assignments/4', message: "current_assignments[4] repeats current_assignments[0] (Ana Ruiz (v1) in 'a'); it is kept once." },
+      ]);
+    });
+
+    it('does not count touching locked shifts as overlapping, and 999 as a cap', async () => {
+      const r = fixture<Req>('requests/lock-breaks.json');
+      r.current_assignments = [
+        { shift_id: 'b', volunteer_id: 'v2' },
+        { shift_id: 'c', volunteer_id: 'v2' },
+      ];
+      r.volunteers[1].max_hours = 999;
+      const body = await validate(r);
+      expect(body.warnings).to.deep.equal([]);
+    });
+  });
+
+  it('applies the configured count limits with 413', async () => {
+    const { request } = testApp({ MAX_VOLUNTEERS: '3' });
+    const res = await request.post('/api/validate').send(base());
+    expect(res.status).to.equal(413);
+    expect(res.body.type).to.equal('/problems/payload-too-large');
+    expect(res.body.detail).to.equal('volunteers is 4 entries; the limit is 3 entries (MAX_VOLUNTEERS).');
+    expect(res.body.limit).to.deep.equal({ name: 'MAX_VOLUNTEERS', value: 3 });
+    const others = [['MAX_SHIFTS', '2', 'unassigned_shifts'], ['MAX_LOCKED_ASSIGNMENTS', '0', 'current_assignments']] as const;
+    for (const [name, value, key] of others) {
+      const t = testApp({ [name]: value });
+      const r = await t.request.post('/api/validate').send(base());
+      expect(r.status).to.equal(413);
+      expect(r.body.limit.name).to.equal(name);
+      expect(r.body.detail).to.match(new RegExp(`^${key} is `));
+    }
+  });
+});
