@@ -47,7 +47,7 @@ export interface Setting {
 
 /** Every variable the service reads, documented in one place (the README table follows it). */
 export const settings: readonly Setting[] = [
-  { name: 'PORT', default: '8080', description: 'TCP port to listen on (1-65535).' },
+  { name: 'PORT', default: '8080', description: 'TCP port to listen on (0-65535; 0 picks a free port).' },
   { name: 'HOST', default: '0.0.0.0', description: 'Address to listen on.' },
   { name: 'DATABASE_URL', default: 'sqlite:./data/scheduler.db', description: '`sqlite:<path>` (file created with its folder) or `postgres://user@host:port/db`.' },
   { name: 'SCHEDULER_SECRET', default: '(generated once, kept in the database)', description: 'HMAC secret for API keys; at least 32 characters.' },
@@ -153,7 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const config: Config = {
-    port: r.integer('PORT', 8080, 1, 65535),
+    port: r.integer('PORT', 8080, 0, 65535),
     host: r.string('HOST', '0.0.0.0'),
     databaseUrl,
     schedulerSecret: secret === undefined || secret === '' ? undefined : secret,

@@ -27,7 +27,7 @@ export interface ProblemType {
 export const problemTypes: Record<ProblemSlug, ProblemType> = {
   'invalid-json': {
     slug: 'invalid-json', status: 400, title: 'The body is not valid JSON',
-    explanation: 'The request body could not be parsed as JSON: it is empty, cut short, or has a syntax error (a trailing comma, single quotes, an unquoted key). The detail gives the parser\'s message with its position. Keys named __proto__, constructor or prototype are refused. Send one JSON object with Content-Type: application/json.',
+    explanation: 'The request body could not be parsed as JSON: it is empty, cut short, or has a syntax error (a trailing comma, single quotes, an unquoted key). The detail gives the parser\'s message. Keys named __proto__ are refused. Send one JSON object with Content-Type: application/json.',
   },
   'invalid-request': {
     slug: 'invalid-request', status: 400, title: 'The request is not valid',

@@ -1,0 +1,98 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/package-root.js';
+import { fixture } from '../helpers/app.js';
+import { BIN, collect, runCli, type CliResult } from '../helpers/cli.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'vs-cli-'));
+
+describe('volunteer-scheduler CLI', () => {
+  it('--help lists the commands', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).to.equal(0);
+    expect(r.stdout).to.include('serve').and.include('validate FILE');
+  });
+
+  it('every command has --help', async () => {
+    for (const command of ['serve', 'validate']) {
+      const r = await runCli([command, '--help']);
+      expect(r.code).to.equal(0);
+      expect(r.stdout).to.match(new RegExp(`^Usage: volunteer-scheduler ${command}`));
+    }
+    expect((await runCli(['serve', '--help'])).stdout).to.include('SOLVE_TIME_LIMIT_MAX');
+  });
+
+  it('an unknown command exits 2 with a message on stderr', async () => {
+    const r = await runCli(['frobnicate']);
+    expect(r.code).to.equal(2);
+    expect(r.stderr).to.match(/^volunteer-scheduler: unknown command 'frobnicate'/);
+    expect(r.stdout).to.equal('');
+  });
+
+  describe('validate FILE', () => {
+    it('prints the validation result and exits 0 when valid', async () => {
+      const r = await runCli(['validate', join(packageRoot, 'test/fixtures/requests/festival-small.json')]);
+      expect(r.code).to.equal(0);
+      expect(JSON.parse(r.stdout)).to.deep.include({ valid: true, errors: [] });
+    });
+
+    it('exits 1 when invalid, listing the errors', async () => {
+      const request = fixture<Record<string, any>>('requests/festival-small.json');
+      request.volunteers[0].max_hours = null;
+      const file = join(tmp, 'bad.json');
+      writeFileSync(file, JSON.stringify(request));
+      const r = await runCli(['validate', file]);
+      expect(r.code).to.equal(1);
+      expect(JSON.parse(r.stdout).errors[0].message).to.equal('max_hours must be a number, not null; use 999 for unlimited.');
+    });
+
+    it('reads standard input with -', async () => {
+      const r = await runCli(['validate', '-'], {}, JSON.stringify({ volunteers: [], unassigned_shifts: [] }));
+      expect(r.code).to.equal(0);
+    });
+
+    it('exits 2 for a missing file or a file that is not JSON', async () => {
+      const missing = await runCli(['validate', join(tmp, 'nope.json')]);
+      expect(missing.code).to.equal(2);
+      expect(missing.stderr).to.match(/cannot read .*nope\.json: ENOENT/);
+      const file = join(tmp, 'text.json');
+      writeFileSync(file, 'Name,Group\n');
+      const notJson = await runCli(['validate', file]);
+      expect(notJson.code).to.equal(2);
+      expect(notJson.stderr).to.match(/is not valid JSON/);
+    });
+  });
+
+  describe('serve', () => {
+    it('stops at start on a bad configuration value, naming it', async () => {
+      const r = await runCli(['serve'], { PORT: 'eighty', LOG_LEVEL: 'quiet' });
+      expect(r.code).to.equal(2);
+      expect(r.stderr).to.include("PORT is 'eighty'").and.include("LOG_LEVEL is 'quiet'");
+    });
+
+    it('listens on PORT, answers, and exits 0 on SIGTERM', async function () {
+      this.timeout(15000);
+      const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, cwd: packageRoot });
+      const exited = new Promise<CliResult>((resolve, reject) => collect(child, resolve, reject));
+      let out = '';
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout.on('data', (c) => {
+          out += c;
+          const line = out.split('\n').find((l) => l.includes('"listening"'));
+          if (line) resolve((JSON.parse(line) as { port: number }).port);
+        });
+        setTimeout(() => reject(new Error(`no listening line: ${out}`)), 10000);
+      });
+      const res = await fetch(`http://127.0.0.1:${port}/api/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"volunteers": [], "unassigned_shifts": []}' });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('api-version')).to.equal('2.1');
+      child.kill('SIGTERM');
+      const r = await exited;
+      expect(r.code).to.equal(0);
+      expect(r.stdout).to.include('"shutting down"').and.include('"stopped"');
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { availableParallelism } from 'node:os';
+import { ConfigError, loadConfig, settings } from '../../src/config/config.js';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (e) {
+    expect(e).to.be.instanceOf(ConfigError);
+    return (e as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('configuration', () => {
+  it('has the contract defaults when the environment is empty', () => {
+    const c = loadConfig({});
+    expect(c).to.deep.include({
+      port: 8080, host: '0.0.0.0', databaseUrl: 'sqlite:./data/scheduler.db', schedulerSecret: undefined,
+      defaultDailyQuota: 1000, solveTimeLimitDefault: 10, solveTimeLimitMax: 60, logLevel: 'info',
+      solverWorkers: availableParallelism(),
+    });
+    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 10485760, maxCsvFileBytes: 10485760, maxVolunteers: 10000, maxShifts: 10000, maxLockedAssignments: 50000 });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '9000', HOST: '127.0.0.1', DATABASE_URL: 'postgres://u@127.0.0.1:5432/db', SCHEDULER_SECRET: 's'.repeat(40),
+      DEFAULT_DAILY_QUOTA: '50', SOLVE_TIME_LIMIT_DEFAULT: '2.5', SOLVE_TIME_LIMIT_MAX: '30', SOLVER_WORKERS: '3',
+      MAX_JSON_BODY_BYTES: '512kB', MAX_CSV_FILE_BYTES: '2MB', MAX_VOLUNTEERS: '100', MAX_SHIFTS: '200', MAX_LOCKED_ASSIGNMENTS: '300', LOG_LEVEL: 'DEBUG',
+    });
+    expect(c).to.deep.include({ port: 9000, host: '127.0.0.1', databaseUrl: 'postgres://u@127.0.0.1:5432/db', defaultDailyQuota: 50, solveTimeLimitDefault: 2.5, solveTimeLimitMax: 30, solverWorkers: 3, logLevel: 'debug' });
+    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 524288, maxCsvFileBytes: 2097152, maxVolunteers: 100, maxShifts: 200, maxLockedAssignments: 300 });
+  });
+
+  const bad: Array<[string, Record<string, string>, string]> = [
+    ['a port that is not a number', { PORT: 'eighty' }, "PORT is 'eighty'; expected a whole number from 0 to 65535."],
+    ['a port out of range', { PORT: '70000' }, "PORT is '70000'; expected a whole number from 0 to 65535."],
+    ['an unknown database scheme', { DATABASE_URL: 'mysql://root:pw@x/db' }, 'DATABASE_URL must start with sqlite: or postgres://, such as sqlite:./data/scheduler.db or postgres://user@127.0.0.1:5432/scheduler.'],
+    ['a sqlite URL without a path', { DATABASE_URL: 'sqlite:' }, "DATABASE_URL is 'sqlite:'; a sqlite URL needs a file path, such as sqlite:./data/scheduler.db."],
+    ['a short secret', { SCHEDULER_SECRET: 'short' }, 'SCHEDULER_SECRET is 5 characters long; use at least 32 random characters (for example: openssl rand -base64 48).'],
+    ['a zero quota', { DEFAULT_DAILY_QUOTA: '0' }, "DEFAULT_DAILY_QUOTA is '0'; expected a whole number from 1 to 1000000000."],
+    ['a negative time limit', { SOLVE_TIME_LIMIT_DEFAULT: '-1' }, "SOLVE_TIME_LIMIT_DEFAULT is '-1'; expected a number of seconds above 0 and at most 3600, such as 10."],
+    ['a default above the maximum', { SOLVE_TIME_LIMIT_DEFAULT: '90', SOLVE_TIME_LIMIT_MAX: '60' }, 'SOLVE_TIME_LIMIT_DEFAULT (90) is above SOLVE_TIME_LIMIT_MAX (60); the default must not exceed the maximum.'],
+    ['zero workers', { SOLVER_WORKERS: '0' }, "SOLVER_WORKERS is '0'; expected a whole number from 1 to 64."],
+    ['a size with an unknown unit', { MAX_JSON_BODY_BYTES: '10 parsecs' }, "MAX_JSON_BODY_BYTES is '10 parsecs'; expected a size from 1kB to 1GB, in bytes or with a kB/MB/GB suffix, such as 10MB."],
+    ['a fractional count', { MAX_VOLUNTEERS: '1.5' }, "MAX_VOLUNTEERS is '1.5'; expected a whole number from 1 to 1000000."],
+    ['an unknown log level', { LOG_LEVEL: 'loud' }, "LOG_LEVEL is 'loud'; expected one of fatal, error, warn, info, debug, trace, silent."],
+  ];
+  for (const [what, env, message] of bad) {
+    it(`stops on ${what}`, () => {
+      expect(problemsOf(env)).to.deep.equal([message]);
+    });
+  }
+
+  it('lists every bad value at once', () => {
+    const problems = problemsOf({ PORT: 'x', LOG_LEVEL: 'y', MAX_SHIFTS: '-2' });
+    expect(problems).to.have.length(3);
+    expect(new ConfigError(problems).message).to.match(/^Invalid configuration:\n {2}- /);
+  });
+
+  it('never echoes a database URL that may carry a password', () => {
+    expect(problemsOf({ DATABASE_URL: 'mysql://root:hunter2@x/db' }).join(' ')).to.not.include('hunter2');
+  });
+
+  it('documents every variable it reads', () => {
+    const names = settings.map((s) => s.name);
+    expect(names).to.have.members(['PORT', 'HOST', 'DATABASE_URL', 'SCHEDULER_SECRET', 'DEFAULT_DAILY_QUOTA', 'SOLVE_TIME_LIMIT_DEFAULT', 'SOLVE_TIME_LIMIT_MAX', 'SOLVER_WORKERS', 'MAX_JSON_BODY_BYTES', 'MAX_CSV_FILE_BYTES', 'MAX_VOLUNTEERS', 'MAX_SHIFTS', 'MAX_LOCKED_ASSIGNMENTS', 'LOG_LEVEL']);
+  });
+});
+
+describe('README', () => {
+  it('documents every configuration variable', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { packageRoot } = await import('../../src/package-root.js');
+    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+    for (const s of settings) expect(readme, s.name).to.include(`| \`${s.name}\` | ${s.default.replace(/\|/g, '\\|')} |`);
+  });
+});
