@@ -13,16 +13,20 @@ import Koa, { type Middleware } from 'koa';
 import type { Config } from '../config/config.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
 import type { Logger } from '../logging/logger.js';
+import type { SubproblemRunner } from '../engine/schedule.js';
 import { problemResponder } from './middleware/problem-responder.js';
 import { requestContext } from './middleware/request-context.js';
 import { ProblemError } from './problems.js';
 import { problemRoutes } from './routes/problems.js';
+import { scheduleRoutes } from './routes/schedule.js';
 import { validateRoutes } from './routes/validate.js';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   schemas: SchemaRegistry;
+  /** Solves one group's subproblem: the solver worker pool in the service. */
+  runSubproblem: SubproblemRunner;
   /**
    * Runs before every /api route: authentication and quota belong here. Until keys exist the
    * endpoints are open, and the default lets every request through.
@@ -57,6 +61,7 @@ export function createApp(deps: AppDeps): Koa {
   const apiRouter = new Router();
   apiRouter.use(deps.apiGuard ?? openAccess);
   validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
+  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
 
   app.use(requestContext(deps.logger));
   app.use(problemResponder(deps.logger));

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { loadConfig, type Config } from '../config/config.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { createLogger, type Logger } from '../logging/logger.js';
+import { SolverPool } from '../engine/pool/solver-pool.js';
 import { createApp } from './app.js';
 
 export interface RunningServer {
@@ -16,7 +17,9 @@ export interface RunningServer {
 const GRACE_MS = 10_000;
 
 export async function startServer(config: Config = loadConfig(), logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
-  const app = createApp({ config, logger, schemas: loadSchemas() });
+  const pool = new SolverPool({ size: config.solverWorkers });
+  await pool.ready();
+  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task) });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -28,7 +31,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port }, 'listening');
+  logger.info({ host: config.host, port, solver_workers: config.solverWorkers }, 'listening');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -37,7 +40,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        resolve();
+        void pool.close().then(resolve);
       });
       server.closeIdleConnections();
     });

@@ -45,9 +45,16 @@ export interface Conflict {
 
 export interface Detail {
   /**
-   * no_group_members: nobody is in the group; max_hours: the volunteer has too few hours left; overlap: the volunteer is in an overlapping shift; locked_overlap: the volunteer is locked into an overlapping shift; summary: counts of volunteers kept out by each rule beyond the ones named.
+   * no_group_members: nobody is in the group; group_too_small: every volunteer of the group is already in the shift; max_hours: the volunteer has too few hours left; overlap: the volunteer is in an overlapping shift; locked_overlap: the volunteer is locked into an overlapping shift; summary: counts of volunteers kept out by each rule beyond the ones named; time_limit: volunteers who could still take the shift when the solve stopped at its time limit.
    */
-  code: 'no_group_members' | 'max_hours' | 'overlap' | 'locked_overlap' | 'summary';
+  code:
+    | 'no_group_members'
+    | 'group_too_small'
+    | 'max_hours'
+    | 'overlap'
+    | 'locked_overlap'
+    | 'summary'
+    | 'time_limit';
   /**
    * The volunteer the reason is about.
    */
@@ -74,6 +81,10 @@ export interface Detail {
   counts?: {
     [k: string]: number;
   };
+  /**
+   * For group_too_small: volunteers in the group; for time_limit: volunteers who could still take the shift.
+   */
+  count?: number;
   [k: string]: unknown;
 }
 /**

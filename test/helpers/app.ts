@@ -10,6 +10,18 @@ import { loadConfig } from '../../src/config/config.js';
 import { loadSchemas, type SchemaRegistry } from '../../src/input/schema-registry.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { packageRoot } from '../../src/package-root.js';
+import { SolverPool } from '../../src/engine/pool/solver-pool.js';
+
+let sharedPool: SolverPool | undefined;
+/** One real worker pool for the whole test run (closed by the root hook in test/hooks.ts). */
+export function pool(): SolverPool {
+  sharedPool ??= new SolverPool({ size: 2 });
+  return sharedPool;
+}
+export async function closePool(): Promise<void> {
+  await sharedPool?.close();
+  sharedPool = undefined;
+}
 
 let registry: SchemaRegistry | undefined;
 export function schemas(): SchemaRegistry {
@@ -35,7 +47,7 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
     },
   });
   const logger = createLogger('info', sink);
-  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), ...overrides });
+  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), runSubproblem: (task) => pool().run(task), ...overrides });
   return {
     app,
     request: supertest(app.callback()),

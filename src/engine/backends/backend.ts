@@ -1,0 +1,60 @@
+// The one small interface every solver backend implements. Outcomes are values, never
+// exceptions: a phase that runs out of time, finds nothing or fails says so in `status`.
+import type { MipModel, Objective } from '../mip-model.js';
+
+export type BackendName = 'highs' | 'jslp';
+
+export type PhaseStatus = 'optimal' | 'feasible' | 'timedout' | 'infeasible' | 'error';
+
+export interface PhaseRequest {
+  objective: Objective;
+  /** Row bounds to apply for this phase (the rows fixing earlier levels). */
+  rowBounds: ReadonlyMap<number, [number, number]>;
+  /** A feasible assignment to start from (all columns), where the backend can use one. */
+  start?: Float64Array;
+  timeLimitS: number;
+  /** Gaps at which the phase counts as solved. */
+  absGap: number;
+  relGap: number;
+  /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */
+  stopAt?: number;
+}
+
+export interface PhaseOutcome {
+  status: PhaseStatus;
+  /** Column values of the best solution found (integral where required), if any. */
+  values?: Float64Array;
+  objective: number | null;
+  /** Best proven bound, where the backend reports one. */
+  bound: number | null;
+  gap: number | null;
+  ms: number;
+  /** For status error: what went wrong (for diagnostics). */
+  message?: string;
+}
+
+export interface SolverSession {
+  solve(request: PhaseRequest): PhaseOutcome;
+  dispose(): void;
+}
+
+export interface SolverBackend {
+  readonly name: BackendName;
+  open(model: MipModel): SolverSession;
+}
+
+/** True when every integer column is within tolerance of an integer and bounds hold. */
+export function integralWithinBounds(model: MipModel, values: ArrayLike<number>, tol = 1e-6): boolean {
+  for (let j = 0; j < model.numCols; j++) {
+    const v = values[j]!;
+    if (!Number.isFinite(v) || v < model.colLower[j]! - tol || v > model.colUpper[j]! + tol) return false;
+    if (model.colInteger[j] && Math.abs(v - Math.round(v)) > tol) return false;
+  }
+  return true;
+}
+
+/** Rounds integer columns of an integral solution exactly. */
+export function roundIntegers(model: MipModel, values: Float64Array): Float64Array {
+  for (let j = 0; j < model.numCols; j++) if (model.colInteger[j]) values[j] = Math.round(values[j]!);
+  return values;
+}

@@ -1,0 +1,198 @@
+// Writes a group's subproblem as one integer linear program that serves all three objective
+// levels (the contract's order): coverage (most filled slots), staffing (most fully staffed
+// shifts of the group) and fairness (least sum of squared hours, as a convex piecewise-linear
+// function of each volunteer's hours). Phases only change the objective and the bounds of two
+// rows that fix the levels already solved.
+//
+// Columns: x_v<i>_s<j> (binary, one per candidate pair), lock_v<i>_s<j> (locked assignments:
+// integer variables fixed to 1), full_s<j> (binary: shift j fully staffed), seg_v<i>_k<k>
+// (continuous: the k-th piece of volunteer i's hours). i and j are request indexes.
+// Rows: head_s<j> (headcount), hours_v<i> (max_hours), clique_v<i>_c<k> (at most one of a set of
+// mutually overlapping shifts), staff_s<j> (full only when every slot is filled), fair_v<i>
+// (hours = sum of pieces), cover_fix and staff_fix (levels already solved).
+import type { Prepared } from './candidates.js';
+import { MipModel, type Objective } from './mip-model.js';
+
+export interface Formulation {
+  model: MipModel;
+  numPairs: number;
+  /** Column of full_s per subproblem shift (-1 when the shift needs no new volunteer). */
+  fullCol: Int32Array;
+  /** Per volunteer: its piece columns, breakpoints (hours) and the hours row. */
+  pieces: Array<{ cols: number[]; breakpoints: number[] }>;
+  coverFixRow: number;
+  staffFixRow: number;
+  coverage: Objective;
+  staffing: Objective;
+  fairness: Objective;
+  /** Size of the breakpoint grid, in hours. */
+  step: number;
+}
+
+const MAX_PIECES = 48;
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** The grid (in hours) on which hours are measured: the gcd of shift lengths in minutes. */
+function hourGrid(p: Prepared): number {
+  let g = 0;
+  for (const s of p.sub.shifts) g = gcd(g, Math.max(1, Math.round(s.hours * 60)));
+  for (const v of p.sub.volunteers) for (const l of v.locks) g = gcd(g, Math.max(1, Math.round(l.hours * 60)));
+  return Math.max(1, g) / 60;
+}
+
+export function formulate(p: Prepared): Formulation {
+  const { sub } = p;
+  const m = new MipModel();
+  const vName = (v: number): string => `v${sub.volunteers[v]!.index}`;
+  const sName = (s: number): string => `s${sub.shifts[s]!.index}`;
+  m.legend.push(`group ${JSON.stringify(sub.group)}: ${sub.volunteers.length} volunteers, ${sub.shifts.length} shifts`);
+  sub.volunteers.forEach((v) => m.legend.push(`v${v.index} = volunteer ${JSON.stringify(v.id)}`));
+  sub.shifts.forEach((s) => m.legend.push(`s${s.index} = shift ${JSON.stringify(s.id)} (${s.hours} h, needs ${s.required}, ${s.locked} locked)`));
+
+  const numPairs = p.candShift.length;
+  for (let pair = 0; pair < numPairs; pair++) m.addCol(`x_${vName(p.candVolunteer[pair]!)}_${sName(p.candShift[pair]!)}`, 0, 1, true);
+
+  // Locked assignments: fixed columns, so they count in headcounts, hours and fairness.
+  const lockCols: Array<Array<{ col: number; hours: number }>> = sub.volunteers.map((v, vi) =>
+    v.locks.map((l) => ({ col: m.addCol(`lock_${vName(vi)}_s${l.shift}`, 1, 1, true), hours: l.hours })),
+  );
+  const shiftLocal = new Map(sub.shifts.map((s, i) => [s.index, i]));
+  const lockColsOfShift: number[][] = sub.shifts.map(() => []);
+  sub.volunteers.forEach((v, vi) =>
+    v.locks.forEach((l, li) => {
+      const s = shiftLocal.get(l.shift);
+      if (s !== undefined) lockColsOfShift[s]!.push(lockCols[vi]![li]!.col);
+    }),
+  );
+
+  // Headcount: new assignments plus locks at most the requirement (or the locks, if more).
+  sub.shifts.forEach((s, si) => {
+    const cols = [...p.byShift[si]!, ...lockColsOfShift[si]!];
+    if (p.byShift[si]!.length === 0) return;
+    m.addRow(`head_${sName(si)}`, -Infinity, Math.max(s.required, s.locked), cols, cols.map(() => 1));
+  });
+
+  // Hours: only where the candidates could exceed what is left.
+  sub.volunteers.forEach((v, vi) => {
+    const pairs = p.byVolunteer[vi]!;
+    const total = pairs.reduce((sum, pair) => sum + sub.shifts[p.candShift[pair]!]!.hours, 0);
+    if (!Number.isFinite(v.cap) || total <= p.remaining[vi]! + 1e-9) return;
+    const cols = [...pairs, ...lockCols[vi]!.map((l) => l.col)];
+    const coefs = [...pairs.map((pair) => sub.shifts[p.candShift[pair]!]!.hours), ...lockCols[vi]!.map((l) => l.hours)];
+    m.addRow(`hours_${vName(vi)}`, -Infinity, p.lockedHours[vi]! + p.remaining[vi]!, cols, coefs);
+  });
+
+  // Overlaps: one row per maximal clique of the volunteer's candidate shifts.
+  p.cliques.forEach((cliques, vi) =>
+    cliques.forEach((pairs, k) => m.addRow(`clique_${vName(vi)}_c${k}`, -Infinity, 1, pairs, pairs.map(() => 1))),
+  );
+
+  // Staffing: full_s may be 1 only when every slot of the shift is filled.
+  const fullCol = new Int32Array(sub.shifts.length).fill(-1);
+  sub.shifts.forEach((s, si) => {
+    if (p.demand[si] === 0 || p.byShift[si]!.length < p.demand[si]!) return;
+    const col = m.addCol(`full_${sName(si)}`, 0, 1, true);
+    fullCol[si] = col;
+    const pairs = p.byShift[si]!;
+    m.addRow(`staff_${sName(si)}`, 0, Infinity, [...pairs, col], [...pairs.map(() => 1), -p.demand[si]!]);
+  });
+
+  // Fairness: hours as a sum of pieces with increasing slopes (exact at the breakpoints).
+  const grid = hourGrid(p);
+  let step = grid;
+  const pieces: Formulation['pieces'] = [];
+  const maxHours = sub.volunteers.map((_, vi) => {
+    const candidateHours = p.byVolunteer[vi]!.reduce((sum, pair) => sum + sub.shifts[p.candShift[pair]!]!.hours, 0);
+    return p.lockedHours[vi]! + Math.min(p.remaining[vi]!, candidateHours);
+  });
+  const top = Math.max(0, ...maxHours);
+  step = grid * Math.max(1, Math.ceil(top / (MAX_PIECES * grid)));
+  const fairCosts: Array<[number, number]> = [];
+  sub.volunteers.forEach((_, vi) => {
+    const pairs = p.byVolunteer[vi]!;
+    if (pairs.length === 0) {
+      pieces.push({ cols: [], breakpoints: [] });
+      return;
+    }
+    const breakpoints = [0];
+    while (breakpoints[breakpoints.length - 1]! < maxHours[vi]! - 1e-9) breakpoints.push(breakpoints.length * step);
+    const cols: number[] = [];
+    for (let k = 0; k + 1 < breakpoints.length; k++) {
+      const col = m.addCol(`seg_${vName(vi)}_k${k}`, 0, breakpoints[k + 1]! - breakpoints[k]!, false);
+      cols.push(col);
+      fairCosts.push([col, breakpoints[k]! + breakpoints[k + 1]!]);
+    }
+    pieces.push({ cols, breakpoints });
+    const hourCols = [...pairs, ...lockCols[vi]!.map((l) => l.col)];
+    const hourCoefs = [...pairs.map((pair) => -sub.shifts[p.candShift[pair]!]!.hours), ...lockCols[vi]!.map((l) => -l.hours)];
+    m.addRow(`fair_${vName(vi)}`, 0, 0, [...cols, ...hourCols], [...cols.map(() => 1), ...hourCoefs]);
+  });
+
+  const allPairs = Array.from({ length: numPairs }, (_, i) => i);
+  const coverFixRow = m.addRow('cover_fix', -Infinity, Infinity, allPairs, allPairs.map(() => 1));
+  const fullCols = [...fullCol].filter((c) => c >= 0);
+  const staffFixRow = m.addRow('staff_fix', -Infinity, Infinity, fullCols, fullCols.map(() => 1));
+
+  const coverage = new Float64Array(m.numCols);
+  for (let j = 0; j < numPairs; j++) coverage[j] = 1;
+  const staffing = new Float64Array(m.numCols);
+  for (const c of fullCols) staffing[c] = 1;
+  const fairness = new Float64Array(m.numCols);
+  for (const [col, cost] of fairCosts) fairness[col] = cost;
+  // Request order as the last tie-break: a cost too small to trade against any fairness step.
+  const tie = (step * step * 0.01) / Math.max(1, numPairs);
+  const nS = sub.shifts.length;
+  for (let pair = 0; pair < numPairs; pair++) {
+    const rank = (p.candVolunteer[pair]! * nS + p.candShift[pair]!) / Math.max(1, sub.volunteers.length * nS);
+    fairness[pair] = tie * rank;
+  }
+  return {
+    model: m,
+    numPairs,
+    fullCol,
+    pieces,
+    coverFixRow,
+    staffFixRow,
+    coverage: { sense: 'max', costs: coverage },
+    staffing: { sense: 'max', costs: staffing },
+    fairness: { sense: 'min', costs: fairness },
+    step,
+  };
+}
+
+/** Full column values for a 0/1 assignment of the pairs: a MIP start every phase accepts. */
+export function columnValues(f: Formulation, p: Prepared, x: ArrayLike<number>): Float64Array {
+  const values = new Float64Array(f.model.numCols);
+  for (let j = 0; j < f.model.numCols; j++) if (f.model.colLower[j] === f.model.colUpper[j]) values[j] = f.model.colLower[j]!;
+  const filled = new Int32Array(p.sub.shifts.length);
+  const hours = Float64Array.from(p.lockedHours);
+  for (let pair = 0; pair < f.numPairs; pair++) {
+    if (!x[pair]) continue;
+    values[pair] = 1;
+    filled[p.candShift[pair]!]!++;
+    hours[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
+  }
+  f.fullCol.forEach((col, s) => {
+    if (col >= 0) values[col] = filled[s]! >= p.demand[s]! ? 1 : 0;
+  });
+  f.pieces.forEach(({ cols, breakpoints }, v) => {
+    let left = hours[v]!;
+    cols.forEach((col, k) => {
+      const len = breakpoints[k + 1]! - breakpoints[k]!;
+      values[col] = Math.max(0, Math.min(len, left));
+      left -= values[col]!;
+    });
+  });
+  return values;
+}
+
+/** The fairness objective (piecewise sum of squares) of an assignment, as the model measures it. */
+export function fairnessObjective(f: Formulation, values: ArrayLike<number>): number {
+  let total = 0;
+  for (let j = 0; j < f.model.numCols; j++) total += f.fairness.costs[j]! * values[j]!;
+  return total;
+}

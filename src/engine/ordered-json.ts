@@ -1,0 +1,26 @@
+// JSON text in which Maps become objects with their keys in insertion order. Plain objects
+// reorder integer-like keys ("2" before "10" before "a"), but the contract orders shifts and
+// volunteers as the request did, whatever their ids look like.
+
+export function toOrderedJson(value: unknown, indent = 0): string {
+  const pad = (depth: number): string => (indent ? `\n${' '.repeat(indent * depth)}` : '');
+  const colon = indent ? ': ' : ':';
+  const write = (v: unknown, depth: number): string => {
+    if (v instanceof Map) {
+      if (v.size === 0) return '{}';
+      const parts = [...v].map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(String(k))}${colon}${write(x, depth + 1)}`);
+      return `{${parts.join(',')}${pad(depth)}}`;
+    }
+    if (Array.isArray(v)) {
+      if (v.length === 0) return '[]';
+      return `[${v.map((x) => `${pad(depth + 1)}${write(x === undefined ? null : x, depth + 1)}`).join(',')}${pad(depth)}]`;
+    }
+    if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+      if (entries.length === 0) return '{}';
+      return `{${entries.map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(k)}${colon}${write(x, depth + 1)}`).join(',')}${pad(depth)}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+  };
+  return write(value, 0);
+}

@@ -1,0 +1,33 @@
+// A solver worker thread: loads HiGHS once, then solves one subproblem at a time, posting each
+// better schedule as it is found so the pool keeps the best answer should this thread be
+// stopped at its deadline.
+import { parentPort } from 'node:worker_threads';
+import type { BackendName, SolverBackend } from '../backends/backend.js';
+import { highsBackend, loadHighs } from '../backends/highs-backend.js';
+import { jslpBackend } from '../backends/jslp-backend.js';
+import { solveSubproblem } from '../solve-subproblem.js';
+import type { FromWorker, ToWorker } from './messages.js';
+
+const port = parentPort;
+if (!port) throw new Error('solve-worker must run as a worker thread');
+
+const backends: Record<BackendName, SolverBackend> = { highs: highsBackend(await loadHighs()), jslp: jslpBackend };
+const post = (message: FromWorker): void => port.postMessage(message);
+
+port.on('message', (message: ToWorker) => {
+  if (message.type !== 'solve') return;
+  const { id, task } = message;
+  try {
+    const result = solveSubproblem(task.sub, {
+      backend: backends[task.backend],
+      deadline: task.deadline,
+      debugLp: task.debugLp,
+      maxMipPairs: task.maxMipPairs,
+      onIncumbent: (assignments) => post({ type: 'incumbent', id, assignments }),
+    });
+    post({ type: 'done', id, result });
+  } catch (e) {
+    post({ type: 'failed', id, message: (e as Error).stack ?? String(e) });
+  }
+});
+post({ type: 'ready' });

@@ -1,0 +1,59 @@
+// One scheduling request from body to JSON text: limits, validation, normalization, the engine,
+// and the result (with diagnostics when asked). Shared by POST /api/schedule and the CLI, and
+// by the CSV endpoint once its files are parsed into the same request.
+import type { Limits } from './config/config.js';
+import { invalidRequest } from './http/problems.js';
+import { enforceCountLimits } from './http/request-limits.js';
+import { normalizeRequest } from './input/problem.js';
+import type { SchemaRegistry } from './input/schema-registry.js';
+import { validateScheduleRequest } from './input/validate-request.js';
+import type { BackendName } from './engine/backends/backend.js';
+import { toOrderedJson } from './engine/ordered-json.js';
+import { scheduleProblem, type EngineOutput, type SubproblemRunner } from './engine/schedule.js';
+import type { ScheduleRequest, Warning } from './types/schema-types.js';
+
+export interface ScheduleServiceDeps {
+  schemas: SchemaRegistry;
+  limits: Limits;
+  runSubproblem: SubproblemRunner;
+}
+
+export interface ScheduleCall {
+  backend: BackendName;
+  timeLimitS: number;
+  debug: 'off' | 'true' | 'lp';
+  /** Warnings about the call itself (a capped time limit). */
+  warnings?: Warning[];
+}
+
+export interface ScheduleAnswer {
+  json: string;
+  output: EngineOutput;
+}
+
+export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
+  const started = performance.now();
+  enforceCountLimits(body, deps.limits);
+  const validation = validateScheduleRequest(body, deps.schemas);
+  if (!validation.valid) throw invalidRequest(validation.errors, validation.warnings);
+  const problem = normalizeRequest(body as ScheduleRequest);
+  const parseMs = performance.now() - started;
+  const warnings = [...(call.warnings ?? []), ...validation.warnings];
+  const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug }, deps.runSubproblem);
+  const body2 =
+    call.debug === 'off'
+      ? output.result
+      : {
+          ...output.result,
+          diagnostics: {
+            backend: call.backend,
+            status: output.status,
+            time_limit_s: call.timeLimitS,
+            subproblems: output.subproblems.map((s) => s.diagnostics),
+            timings: { parse_ms: round(parseMs), build_ms: round(output.timings.build_ms), solve_ms: round(output.timings.solve_ms), explain_ms: round(output.timings.explain_ms) },
+          },
+        };
+  return { json: toOrderedJson(body2, indent), output };
+}
+
+const round = (ms: number): number => Math.round(ms * 100) / 100;

@@ -1,0 +1,48 @@
+// Runs the whole scheduling path (validation, normalization, engine, JSON) in this thread,
+// with both backends loaded once. HTTP tests use the real worker pool instead.
+import type { SolverBackend } from '../../src/engine/backends/backend.js';
+import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
+import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
+import { inProcessRunner } from '../../src/engine/schedule.js';
+import { loadConfig } from '../../src/config/config.js';
+import { scheduleRequest, type ScheduleCall } from '../../src/schedule-service.js';
+import { schemas } from './app.js';
+
+let backends: Promise<Record<'highs' | 'jslp', SolverBackend>> | undefined;
+function loaded(): Promise<Record<'highs' | 'jslp', SolverBackend>> {
+  backends ??= loadHighs().then((h) => ({ highs: highsBackend(h), jslp: jslpBackend }));
+  return backends;
+}
+
+export type Json = Record<string, any>;
+
+export async function solve(request: unknown, call: Partial<ScheduleCall> = {}): Promise<{ result: Json; json: string; status: string }> {
+  const runner = inProcessRunner(await loaded());
+  const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 10, debug: 'off', ...call }, { schemas: schemas(), limits: loadConfig({}).limits, runSubproblem: runner });
+  return { result: JSON.parse(answer.json) as Json, json: answer.json, status: answer.output.status };
+}
+
+/** Slots filled: per (shift, group), the volunteers of the group in the shift, up to the headcount. */
+export function filledSlots(request: Json, result: Json): number {
+  const groupOf = new Map<string, string>(request.volunteers.map((v: Json) => [v.id, v.group]));
+  let total = 0;
+  for (const s of request.unassigned_shifts) {
+    const members: string[] = result.assigned_shifts[s.id] ?? [];
+    for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) {
+      total += Math.min(n, members.filter((v) => groupOf.get(v) === g).length);
+    }
+  }
+  return total;
+}
+
+let counter = 0;
+/** A shift on 2026-06-06 from hour `from` to hour `to` (may pass 24 for the next day). */
+export function shift(id: string, from: number, to: number, required: Record<string, number>): Json {
+  const at = (h: number): string => new Date(Date.UTC(2026, 5, 6, 0, 0, 0) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
+  counter++;
+  return { id, start: at(from), end: at(to), required_groups: required };
+}
+
+export function volunteer(id: string, group: string, maxHours: number, name?: string): Json {
+  return { id, ...(name ? { name } : {}), group, max_hours: maxHours };
+}
