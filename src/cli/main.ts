@@ -9,6 +9,9 @@ import { ProblemError } from '../http/problems.js';
 import { serve } from '../http/server.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { validateScheduleRequest } from '../input/validate-request.js';
+import { SolverPool } from '../engine/pool/solver-pool.js';
+import { parseScheduleQuery } from '../http/routes/schedule.js';
+import { scheduleRequest } from '../schedule-service.js';
 
 export interface Io {
   out(text: string): void;
@@ -25,6 +28,7 @@ const USAGE = `Usage: volunteer-scheduler <command> [options]
 Commands:
   serve            Start the HTTP service (reads its configuration from the environment)
   validate FILE    Check a request file (JSON) as POST /api/validate does; exits 1 if invalid
+  schedule FILE    Schedule a request file (JSON) as POST /api/schedule does, without a server
 
 Run 'volunteer-scheduler <command> --help' for a command's options.
 `;
@@ -34,6 +38,12 @@ const HELP: Record<string, string> = {
 
 Starts the HTTP service on HOST:PORT. Configuration comes from environment variables:
 ${settings.map((s) => `  ${s.name.padEnd(26)} ${s.description} Default: ${s.default}`).join('\n')}
+`,
+  schedule: `Usage: volunteer-scheduler schedule FILE [--time-limit SECONDS] [--solver highs|jslp] [--debug true|lp]
+
+Reads FILE (a JSON schedule request; '-' reads standard input), schedules it with the same
+engine as POST /api/schedule, and prints the result JSON on stdout. Exits 0 with a schedule,
+1 when the request is invalid (the errors go to stderr), 2 when the file cannot be read.
 `,
   validate: `Usage: volunteer-scheduler validate FILE
 
@@ -53,21 +63,51 @@ function readInput(file: string): string {
   }
 }
 
+function readJson(file: string): unknown {
+  const text = readInput(file);
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new UsageError(`${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
 function runValidate(args: string[], io: Io): number {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length !== 1) throw new UsageError('validate takes exactly one FILE');
-  const text = readInput(positionals[0]!);
-  let body: unknown;
-  try {
-    body = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (e) {
-    throw new UsageError(`${positionals[0]} is not valid JSON: ${(e as Error).message}`);
-  }
+  const body = readJson(positionals[0]!);
   const config = loadConfig();
   enforceCountLimits(body, config.limits);
   const result = validateScheduleRequest(body, loadSchemas());
   io.out(`${JSON.stringify(result, null, 2)}\n`);
   return result.valid ? 0 : 1;
+}
+
+async function runSchedule(args: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { 'time-limit': { type: 'string' }, solver: { type: 'string' }, debug: { type: 'string' } } });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { positionals, values } = parsed;
+  if (positionals.length !== 1) throw new UsageError('schedule takes exactly one FILE');
+  const config = loadConfig();
+  const query: Record<string, string> = {};
+  if (values['time-limit'] !== undefined) query.time_limit = values['time-limit'];
+  if (values.solver !== undefined) query.solver = values.solver;
+  if (values.debug !== undefined) query.debug = values.debug;
+  const call = parseScheduleQuery(query, config);
+  const body = readJson(positionals[0]!);
+  const pool = new SolverPool({ size: config.solverWorkers });
+  try {
+    await pool.ready();
+    const answer = await scheduleRequest(body, call, { schemas: loadSchemas(), limits: config.limits, runSubproblem: (task) => pool.run(task) }, 2);
+    io.out(`${answer.json}\n`);
+    return 0;
+  } finally {
+    await pool.close();
+  }
 }
 
 /** Runs the CLI; returns the exit code (serve never returns while the service runs). */
@@ -92,6 +132,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return 0;
       case 'validate':
         return runValidate(rest, io);
+      case 'schedule':
+        return await runSchedule(rest, io);
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
@@ -105,7 +147,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return 2;
     }
     if (e instanceof ProblemError) {
-      io.err(`volunteer-scheduler: ${e.detail}\n`);
+      const entries = (e.extras.errors ?? []).map((x) => `  ${'pointer' in x ? x.pointer || '(query)' : x.file}: ${x.message}\n`).join('');
+      io.err(`volunteer-scheduler: ${e.detail}\n${entries}`);
       return 1;
     }
     throw e;

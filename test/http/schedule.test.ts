@@ -1,0 +1,135 @@
+import { expect } from 'chai';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/package-root.js';
+import { fixture, testApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+import { expectSchema } from '../helpers/schema-assert.js';
+
+type Json = Record<string, any>;
+const request = (): Json => fixture('requests/festival-small.json');
+
+describe('POST /api/schedule', function () {
+  this.timeout(30_000);
+
+  it('returns a schedule the checker accepts, with the contract fields', async () => {
+    const { request: http } = testApp();
+    const res = await http.post('/api/schedule').send(request());
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^application\/json/);
+    expect(res.headers['api-version']).to.equal('2.1');
+    expect(Object.keys(res.body)).to.deep.equal(['assigned_shifts', 'unfilled_shifts', 'fairness_score', 'conflicts', 'volunteers', 'warnings']);
+    expectSchema('schedule-result', res.body);
+    expect(checkSchedule(request(), res.body)).to.deep.equal([]);
+    expect(res.body.assigned_shifts['sat-am']).to.include('v1');
+  });
+
+  it('answers byte-identically for the same request', async () => {
+    const { request: http } = testApp();
+    const a = await http.post('/api/schedule').send(request());
+    const b = await http.post('/api/schedule').send(request());
+    expect(a.text).to.equal(b.text);
+  });
+
+  it('rejects an invalid payload with 400 and the same entries as validate', async () => {
+    const { request: http } = testApp();
+    const bad = request();
+    bad.unassigned_shifts[0].start = '2026-06-06T08:00:00';
+    bad.volunteers[1].max_hours = null;
+    const res = await http.post('/api/schedule').send(bad);
+    expect(res.status).to.equal(400);
+    expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(res.body.type).to.equal('/problems/invalid-request');
+    expectSchema('problem-details', res.body);
+    const validation = await http.post('/api/validate').send(bad);
+    expect(res.body.errors).to.deep.equal(validation.body.errors);
+  });
+
+  it('debug=true adds diagnostics that match the schema', async () => {
+    const { request: http } = testApp();
+    const res = await http.post('/api/schedule?debug=true').send(request());
+    expect(res.status).to.equal(200);
+    expectSchema('schedule-result', res.body);
+    const d = res.body.diagnostics;
+    expect(d.backend).to.equal('highs');
+    expect(d.status).to.be.oneOf(['optimal', 'feasible']);
+    expect(d.subproblems.map((s: Json) => s.group)).to.have.members(['kitchen', 'bar']);
+    expect(d.subproblems[0].phases[0].name).to.equal('greedy');
+    expect(Object.keys(d.timings)).to.deep.equal(['parse_ms', 'build_ms', 'solve_ms', 'explain_ms']);
+    expect(d.subproblems[0].lp).to.equal(undefined);
+  });
+
+  it('debug=lp adds each subproblem as CPLEX LP text with readable names', async () => {
+    const { request: http } = testApp();
+    const res = await http.post('/api/schedule?debug=lp').send(request());
+    for (const s of res.body.diagnostics.subproblems) {
+      expect(s.lp).to.match(/^\\ group /);
+      expect(s.lp).to.include('Maximize').and.include('Subject To').and.include('End');
+      const names = [...s.lp.matchAll(/\b(x|lock|full|seg)_[A-Za-z0-9_]+/g)].map((m: RegExpMatchArray) => m[0]);
+      expect(names.length).to.be.greaterThan(0);
+      for (const n of names) expect(n).to.match(/^[A-Za-z0-9_]+$/);
+    }
+  });
+
+  it('solver=jslp gives the same coverage', async () => {
+    const { request: http } = testApp();
+    const h = await http.post('/api/schedule').send(request());
+    const j = await http.post('/api/schedule?solver=jslp&debug=true').send(request());
+    expect(j.status).to.equal(200);
+    expect(j.body.diagnostics.backend).to.equal('jslp');
+    expect(checkSchedule(request(), j.body)).to.deep.equal([]);
+    expect(j.body.unfilled_shifts).to.deep.equal(h.body.unfilled_shifts);
+  });
+
+  it('caps time_limit at SOLVE_TIME_LIMIT_MAX with a warning', async () => {
+    const { request: http } = testApp({ SOLVE_TIME_LIMIT_MAX: '5', SOLVE_TIME_LIMIT_DEFAULT: '2' });
+    const res = await http.post('/api/schedule?time_limit=30&debug=true').send(request());
+    expect(res.status).to.equal(200);
+    expect(res.body.diagnostics.time_limit_s).to.equal(5);
+    expect(res.body.warnings[0]).to.deep.equal({ code: 'time_limit_capped', message: 'time_limit 30 is over the maximum of 5 seconds; 5 was used.' });
+  });
+
+  it('rejects unknown and malformed query parameters with 400, all at once', async () => {
+    const { request: http } = testApp();
+    const res = await http.post('/api/schedule?time_limit=soon&solver=cplex&debug=yes&verbose=1').send(request());
+    expect(res.status).to.equal(400);
+    expect(res.body.type).to.equal('/problems/invalid-request');
+    expect(res.body.errors.map((e: Json) => e.code)).to.deep.equal(['unknown_parameter', 'invalid_parameter', 'invalid_parameter', 'invalid_parameter']);
+    expect(res.body.errors.map((e: Json) => e.message)).to.include("query parameter time_limit is 'soon'; use a number of seconds above 0, such as time_limit=5.");
+    const repeated = await http.post('/api/schedule?solver=highs&solver=jslp').send(request());
+    expect(repeated.status).to.equal(400);
+    expect(repeated.body.errors[0].code).to.equal('repeated_parameter');
+  });
+
+  it('applies the count limits with 413', async () => {
+    const res = await testApp({ MAX_SHIFTS: '2' }).request.post('/api/schedule').send(request());
+    expect(res.status).to.equal(413);
+    expect(res.body.limit).to.deep.equal({ name: 'MAX_SHIFTS', value: 2 });
+  });
+
+  it('takes only POST', async () => {
+    const res = await testApp().request.get('/api/schedule');
+    expect(res.status).to.equal(405);
+    expect(res.headers.allow).to.equal('POST');
+  });
+});
+
+describe('volunteer-scheduler schedule FILE', function () {
+  this.timeout(30_000);
+  const file = join(packageRoot, 'test/fixtures/requests/festival-small.json');
+
+  it('prints the same result as the endpoint', async () => {
+    const cli = await runCli(['schedule', file]);
+    expect(cli.code, cli.stderr).to.equal(0);
+    const http = await testApp().request.post('/api/schedule').send(request());
+    expect(JSON.parse(cli.stdout)).to.deep.equal(http.body);
+  });
+
+  it('exits 1 with the errors on stderr for an invalid request', async () => {
+    const bad = request();
+    bad.volunteers[0].max_hours = null;
+    const cli = await runCli(['schedule', '-'], {}, JSON.stringify(bad));
+    expect(cli.code).to.equal(1);
+    expect(cli.stderr).to.include('/volunteers/0/max_hours: max_hours must be a number, not null; use 999 for unlimited.');
+  });
+});
