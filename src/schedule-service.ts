@@ -16,6 +16,8 @@ export interface ScheduleServiceDeps {
   schemas: SchemaRegistry;
   limits: Limits;
   runSubproblem: SubproblemRunner;
+  /** Subproblems solved at once (solver workers). */
+  lanes?: number;
 }
 
 export interface ScheduleCall {
@@ -39,7 +41,7 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
   const problem = normalizeRequest(body as ScheduleRequest);
   const parseMs = performance.now() - started;
   const warnings = [...(call.warnings ?? []), ...validation.warnings];
-  const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug }, deps.runSubproblem);
+  const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug, lanes: deps.lanes ?? 1 }, deps.runSubproblem);
   const body2 =
     call.debug === 'off'
       ? output.result

@@ -102,7 +102,7 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   const pool = new SolverPool({ size: config.solverWorkers });
   try {
     await pool.ready();
-    const answer = await scheduleRequest(body, call, { schemas: loadSchemas(), limits: config.limits, runSubproblem: (task) => pool.run(task) }, 2);
+    const answer = await scheduleRequest(body, call, { schemas: loadSchemas(), limits: config.limits, runSubproblem: (task) => pool.run(task), lanes: config.solverWorkers }, 2);
     io.out(`${answer.json}\n`);
     return 0;
   } finally {

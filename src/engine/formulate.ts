@@ -29,7 +29,7 @@ export interface Formulation {
   step: number;
 }
 
-const MAX_PIECES = 48;
+const MAX_PIECES = 64;
 
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
@@ -44,7 +44,8 @@ function hourGrid(p: Prepared): number {
   return Math.max(1, g) / 60;
 }
 
-export function formulate(p: Prepared): Formulation {
+/** `incumbentLoads` (hours per volunteer of the best schedule so far) places the fine breakpoints. */
+export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Formulation {
   const { sub } = p;
   const m = new MipModel();
   const vName = (v: number): string => `v${sub.volunteers[v]!.index}`;
@@ -101,16 +102,19 @@ export function formulate(p: Prepared): Formulation {
     m.addRow(`staff_${sName(si)}`, 0, Infinity, [...pairs, col], [...pairs.map(() => 1), -p.demand[si]!]);
   });
 
-  // Fairness: hours as a sum of pieces with increasing slopes (exact at the breakpoints).
+  // Fairness: hours as a sum of pieces with increasing slopes, exact at the breakpoints. The
+  // breakpoints are fine (on the grid of shift lengths) up to where loads actually are (the
+  // incumbent's busiest volunteer plus one long shift), and double in length beyond: an
+  // unlimited volunteer could take hundreds of hours, but a fair schedule never gives them.
   const grid = hourGrid(p);
-  let step = grid;
-  const pieces: Formulation['pieces'] = [];
   const maxHours = sub.volunteers.map((_, vi) => {
-    const candidateHours = p.byVolunteer[vi]!.reduce((sum, pair) => sum + sub.shifts[p.candShift[pair]!]!.hours, 0);
+    const candidateHours = p.byVolunteer[vi]!.reduce((total, pair) => total + sub.shifts[p.candShift[pair]!]!.hours, 0);
     return p.lockedHours[vi]! + Math.min(p.remaining[vi]!, candidateHours);
   });
-  const top = Math.max(0, ...maxHours);
-  step = grid * Math.max(1, Math.ceil(top / (MAX_PIECES * grid)));
+  const longest = Math.max(0, ...sub.shifts.map((s) => s.hours));
+  const fineTop = Math.min(Math.max(0, ...maxHours), Math.max(0, ...Array.from(incumbentLoads ?? [])) + longest);
+  const step = grid * Math.max(1, Math.ceil(fineTop / (MAX_PIECES * grid)));
+  const pieces: Formulation['pieces'] = [];
   const fairCosts: Array<[number, number]> = [];
   sub.volunteers.forEach((_, vi) => {
     const pairs = p.byVolunteer[vi]!;
@@ -119,7 +123,13 @@ export function formulate(p: Prepared): Formulation {
       return;
     }
     const breakpoints = [0];
-    while (breakpoints[breakpoints.length - 1]! < maxHours[vi]! - 1e-9) breakpoints.push(breakpoints.length * step);
+    let last = 0;
+    let width = step;
+    while (last < maxHours[vi]! - 1e-9) {
+      if (last >= fineTop - 1e-9) width *= 2;
+      last += width;
+      breakpoints.push(last);
+    }
     const cols: number[] = [];
     for (let k = 0; k + 1 < breakpoints.length; k++) {
       const col = m.addCol(`seg_${vName(vi)}_k${k}`, 0, breakpoints[k + 1]! - breakpoints[k]!, false);

@@ -38,11 +38,26 @@ export function chronologicalShifts(p: Prepared): number[] {
   return shifts.map((_, i) => i).sort((a, b) => shifts[a]!.start - shifts[b]!.start || shifts[a]!.end - shifts[b]!.end || a - b);
 }
 
+/** Shortest shifts first (then chronological): more slots per hour when max_hours binds. */
+export function shortestFirstShifts(p: Prepared): number[] {
+  const shifts = p.sub.shifts;
+  return chronologicalShifts(p).sort((a, b) => shifts[a]!.hours - shifts[b]!.hours);
+}
+
+/** The better of the greedy fills in chronological and in shortest-first order (more slots, then the first). */
+export function bestGreedyFill(p: Prepared): Uint8Array {
+  const byTime = greedyFill(p, undefined, chronologicalShifts(p));
+  const byLength = greedyFill(p, undefined, shortestFirstShifts(p));
+  const count = (x: Uint8Array): number => x.reduce((t, v) => t + v, 0);
+  return count(byLength) > count(byTime) ? byLength : byTime;
+}
+
 /**
  * Greedy fill. With `start`, keeps those assignments (assumed feasible) and adds to them;
- * without, builds from nothing. Returns 0/1 per candidate pair.
+ * without, builds from nothing. Shifts are taken in `order` (chronological by default).
+ * Returns 0/1 per candidate pair.
  */
-export function greedyFill(p: Prepared, start?: Uint8Array): Uint8Array {
+export function greedyFill(p: Prepared, start?: Uint8Array, order: number[] = chronologicalShifts(p)): Uint8Array {
   const x = start ? Uint8Array.from(start) : new Uint8Array(p.candShift.length);
   const nV = p.sub.volunteers.length;
   const load = Float64Array.from(p.lockedHours);
@@ -58,7 +73,7 @@ export function greedyFill(p: Prepared, start?: Uint8Array): Uint8Array {
     filled[p.candShift[pair]!]!++;
     timelines[v]!.add(s.start, s.end);
   }
-  for (const s of chronologicalShifts(p)) {
+  for (const s of order) {
     let open = p.demand[s]! - filled[s]!;
     if (open <= 0) continue;
     const shift = p.sub.shifts[s]!;

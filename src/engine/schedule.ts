@@ -16,6 +16,8 @@ export interface ScheduleOptions {
   timeLimitS: number;
   debug: 'off' | 'true' | 'lp';
   maxMipPairs?: number;
+  /** Subproblems solved at once (the pool's workers): sets each one's share of the time. */
+  lanes?: number;
 }
 
 /** Runs one subproblem somewhere (a worker, or this thread) and reports how it went. */
@@ -26,7 +28,8 @@ export function inProcessRunner(backends: Partial<Record<BackendName, SolverBack
   return async (task) => {
     const backend = backends[task.backend];
     if (!backend) return { kind: 'lost', reason: `backend ${task.backend} is not loaded` };
-    return { kind: 'done', result: solveSubproblem(task.sub, { backend, deadline: task.deadline, debugLp: task.debugLp, maxMipPairs: task.maxMipPairs }) };
+    const deadline = Math.min(task.deadline, Date.now() + task.budgetMs);
+    return { kind: 'done', result: solveSubproblem(task.sub, { backend, deadline, debugLp: task.debugLp, maxMipPairs: task.maxMipPairs }) };
   };
 }
 
@@ -53,6 +56,7 @@ function fallback(sub: Subproblem, outcome: Extract<PoolOutcome, { kind: 'lost' 
   const assignments = outcome.incumbent && outcome.incumbent.length > greedy.assignments.length ? outcome.incumbent : greedy.assignments;
   const diagnostics: SubproblemDiagnostics = {
     ...greedy.diagnostics,
+    filled: assignments.length,
     status: 'feasible',
     phases: [...greedy.diagnostics.phases.filter((ph) => ph.name === 'greedy'), { name: 'coverage', status: 'error', objective: null, bound: null, gap: null, ms: 0, note: outcome.reason }],
   };
@@ -62,14 +66,20 @@ function fallback(sub: Subproblem, outcome: Extract<PoolOutcome, { kind: 'lost' 
 export async function scheduleProblem(problem: Problem, warnings: Warning[], options: ScheduleOptions, run: SubproblemRunner): Promise<EngineOutput> {
   const t0 = performance.now();
   const subs = decompose(problem);
-  const deadline = Date.now() + options.timeLimitS * 1000;
+  // Leave a little of the limit for assembling and explaining the result.
+  const limitMs = options.timeLimitS * 1000;
+  const deadline = Date.now() + limitMs - Math.min(500, limitMs * 0.05);
+  const weight = subs.map((s) => s.volunteers.length * s.shifts.length + 1);
+  const totalWeight = weight.reduce((a, b) => a + b, 0);
+  const lanes = Math.max(1, options.lanes ?? 1);
   const t1 = performance.now();
   // Largest first, so the pool's parallel work ends together.
   const order = subs.map((_, i) => i).sort((a, b) => subs[b]!.volunteers.length * subs[b]!.shifts.length - subs[a]!.volunteers.length * subs[a]!.shifts.length || a - b);
   const results: SubproblemResult[] = new Array(subs.length);
   await Promise.all(
     order.map(async (i) => {
-      const task: SolveTask = { sub: subs[i]!, backend: options.backend, deadline, debugLp: options.debug === 'lp', maxMipPairs: options.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
+      const budgetMs = Math.min(limitMs, (limitMs * lanes * weight[i]!) / totalWeight);
+      const task: SolveTask = { sub: subs[i]!, backend: options.backend, deadline, budgetMs, debugLp: options.debug === 'lp', maxMipPairs: options.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
       const outcome = await run(task);
       results[i] = outcome.kind === 'done' ? outcome.result : fallback(subs[i]!, outcome, task);
     }),

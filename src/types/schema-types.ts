@@ -405,6 +405,14 @@ export interface Diagnostics {
      */
     constraints: number;
     /**
+     * Slots filled by new (not locked) assignments.
+     */
+    filled?: number;
+    /**
+     * Proven upper bound on the slots new assignments can fill: the least of the open slots each shift's eligible volunteers could take, the shifts each volunteer's hours and overlaps allow, and the MIP's proven bound.
+     */
+    fill_bound?: number;
+    /**
      * optimal or feasible, for this subproblem.
      */
     status: 'optimal' | 'feasible';

@@ -16,6 +16,10 @@ export interface PhaseRequest {
   /** Gaps at which the phase counts as solved. */
   absGap: number;
   relGap: number;
+  /** Solve the LP relaxation only (integrality dropped): its objective is a bound. */
+  relaxation?: boolean;
+  /** Stop after this many seconds without a better incumbent. */
+  stallS?: number;
   /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */
   stopAt?: number;
 }

@@ -61,24 +61,44 @@ export function highsBackend(highs: Highs): SolverBackend {
             if (all) h.changeColsCost(all, req.objective.costs);
             h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
             for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, lo === -Infinity ? -highs.infinity : lo, up === Infinity ? highs.infinity : up);
-            h.options.set({ time_limit: Math.max(0.05, req.timeLimitS), mip_rel_gap: req.relGap, mip_abs_gap: req.absGap });
+            h.options.set({ time_limit: Math.max(0.05, req.timeLimitS), mip_rel_gap: req.relGap, mip_abs_gap: req.absGap, solve_relaxation: req.relaxation === true });
             h.zeroAllClocks();
             if (req.start) h.setSolution({ colValue: req.start });
             const maximize = req.objective.sense === 'max';
-            const stopAt = req.stopAt;
+            const { stopAt, stallS } = req;
+            // Early stops: an incumbent that reaches the bound, or no better incumbent for stallS.
+            let best = Number.NaN;
+            let bestAt = 0;
             const run = h.run(
-              stopAt === undefined
+              stopAt === undefined && stallS === undefined
                 ? {}
                 : {
                     [highs.constants.callbackType.mipInterrupt]: (e) => {
                       const primal = e.data.mip_primal_bound;
-                      if (typeof primal === 'number' && Number.isFinite(primal) && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) e.interrupt();
+                      const time = e.data.running_time ?? 0;
+                      if (typeof primal !== 'number' || !Number.isFinite(primal)) return;
+                      if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) {
+                        e.interrupt();
+                        return;
+                      }
+                      if (primal !== best) {
+                        best = primal;
+                        bestAt = time;
+                      } else if (stallS !== undefined && time - bestAt > stallS) {
+                        e.interrupt();
+                      }
                     },
                   },
             );
             const objective = h.getObjectiveValue();
             const values = Float64Array.from(h.getSolution().colValue);
             const solutionStatus = Number(h.info.get('primal_solution_status'));
+            if (req.relaxation) {
+              // Only the objective matters: it bounds the MIP.
+              const ok = run.modelStatus === highs.constants.modelStatus.optimal && Number.isFinite(objective);
+              const status = ok ? 'optimal' : (STATUS_TABLE[run.modelStatus] ?? ['error', 'error'])[1];
+              return { status, objective: ok ? objective : null, bound: ok ? objective : null, gap: null, ms: performance.now() - started };
+            }
             const valid = solutionStatus === 2 && Number.isFinite(objective) && integralWithinBounds(model, values);
             const [withSolution, without] = STATUS_TABLE[run.modelStatus] ?? ['error', 'error'];
             const status = valid ? withSolution : without;

@@ -48,7 +48,7 @@ export const jslpBackend: SolverBackend = {
             opType: req.objective.sense,
             constraints,
             variables,
-            ints,
+            ints: req.relaxation ? {} : ints,
             options: { timeout: Math.max(50, Math.round(req.timeLimitS * 1000)), tolerance: req.relGap },
           });
           const ms = performance.now() - started;
@@ -57,6 +57,7 @@ export const jslpBackend: SolverBackend = {
             const timedOut = ms >= req.timeLimitS * 1000 * 0.95;
             return { status: timedOut ? 'timedout' : 'infeasible', objective: null, bound: null, gap: null, ms };
           }
+          if (req.relaxation) return { status: 'optimal', objective: result.result, bound: result.result, gap: null, ms };
           const values = Float64Array.from(model.colNames, (name) => Number(result[name] ?? 0));
           if (!integralWithinBounds(model, values)) return { status: 'timedout', objective: null, bound: null, gap: null, ms };
           const timedOut = ms >= req.timeLimitS * 1000 * 0.95;

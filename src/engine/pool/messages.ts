@@ -6,7 +6,10 @@ import type { Subproblem } from '../subproblem.js';
 export interface SolveTask {
   sub: Subproblem;
   backend: BackendName;
+  /** Epoch ms by which every subproblem of the request must be done. */
   deadline: number;
+  /** This subproblem's share of the time, counted from when a worker starts it. */
+  budgetMs: number;
   debugLp: boolean;
   maxMipPairs: number;
 }

@@ -6,12 +6,14 @@ import type { BackendName, SolverBackend } from '../backends/backend.js';
 import { highsBackend, loadHighs } from '../backends/highs-backend.js';
 import { jslpBackend } from '../backends/jslp-backend.js';
 import { solveSubproblem } from '../solve-subproblem.js';
+import { warmUp } from '../warm-up.js';
 import type { FromWorker, ToWorker } from './messages.js';
 
 const port = parentPort;
 if (!port) throw new Error('solve-worker must run as a worker thread');
 
 const backends: Record<BackendName, SolverBackend> = { highs: highsBackend(await loadHighs()), jslp: jslpBackend };
+warmUp(backends.highs);
 const post = (message: FromWorker): void => port.postMessage(message);
 
 port.on('message', (message: ToWorker) => {
@@ -20,7 +22,7 @@ port.on('message', (message: ToWorker) => {
   try {
     const result = solveSubproblem(task.sub, {
       backend: backends[task.backend],
-      deadline: task.deadline,
+      deadline: Math.min(task.deadline, Date.now() + task.budgetMs),
       debugLp: task.debugLp,
       maxMipPairs: task.maxMipPairs,
       onIncumbent: (assignments) => post({ type: 'incumbent', id, assignments }),

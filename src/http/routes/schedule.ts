@@ -65,7 +65,7 @@ export function parseScheduleQuery(query: ParsedUrlQuery, config: Config): Sched
 export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner }): void {
   router.post('/api/schedule', jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
-    const answer = await scheduleRequest(ctx.request.body, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem });
+    const answer = await scheduleRequest(ctx.request.body, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
     ctx.type = 'application/json';
     ctx.body = answer.json;
   });

@@ -1,0 +1,63 @@
+// Benchmarks one instance in a fresh process (so peak memory is this instance's alone): starts
+// the solver pool, then times POST /api/schedule's path (validation, engine, JSON) and prints
+// one JSON line of figures.
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { loadConfig } from '../src/config/config.js';
+import { SolverPool } from '../src/engine/pool/solver-pool.js';
+import { loadSchemas } from '../src/input/schema-registry.js';
+import { scheduleRequest } from '../src/schedule-service.js';
+import { generatedInstances } from './generate.js';
+
+type Json = Record<string, any>;
+
+const [spec, backend = 'highs', limit = '10'] = process.argv.slice(2);
+if (!spec) throw new Error('usage: solve-one <generated name | path.json> [backend] [time limit]');
+const request: Json = spec.endsWith('.json') ? JSON.parse(readFileSync(spec, 'utf8')) : generatedInstances().find((i) => i.name === spec)!.request;
+
+const config = loadConfig({ ...process.env, SOLVE_TIME_LIMIT_MAX: '600' });
+const pool = new SolverPool({ size: availableParallelism() });
+await pool.ready();
+const schemas = loadSchemas();
+const started = performance.now();
+const answer = await scheduleRequest(request, { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' }, { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, runSubproblem: (t) => pool.run(t), lanes: availableParallelism() });
+const wallMs = performance.now() - started;
+await pool.close();
+
+const result = JSON.parse(answer.json) as Json;
+const groupOf = new Map<string, string>(request.volunteers.map((v: Json) => [v.id, v.group]));
+const locked = new Map<string, number>();
+for (const a of request.current_assignments ?? []) {
+  const key = `${a.shift_id}\u0000${groupOf.get(a.volunteer_id)}`;
+  locked.set(key, (locked.get(key) ?? 0) + 1);
+}
+let demanded = 0;
+let filled = 0;
+let lockedFilled = 0;
+for (const s of request.unassigned_shifts) {
+  const members: string[] = result.assigned_shifts[s.id] ?? [];
+  for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) {
+    demanded += n;
+    filled += Math.min(n, members.filter((v) => groupOf.get(v) === g).length);
+    lockedFilled += Math.min(n, locked.get(`${s.id}\u0000${g}`) ?? 0);
+  }
+}
+const subs: Json[] = result.diagnostics.subproblems;
+const bound = lockedFilled + subs.reduce((t, s) => t + s.fill_bound, 0);
+const greedy = lockedFilled + subs.reduce((t, s) => t + (s.phases[0]?.objective ?? 0), 0);
+process.stdout.write(
+  `${JSON.stringify({
+    volunteers: request.volunteers.length,
+    shifts: request.unassigned_shifts.length,
+    demanded,
+    filled,
+    bound,
+    greedy,
+    fairness: result.fairness_score,
+    status: result.diagnostics.status,
+    wall_ms: Math.round(wallMs),
+    explain_ms: Math.round(result.diagnostics.timings.explain_ms),
+    peak_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    backend,
+  })}\n`,
+);
