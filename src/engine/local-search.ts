@@ -86,19 +86,19 @@ export class LocalState {
 }
 
 /**
- * Fills more slots with ejection moves: a volunteer B takes a short shift s by giving up one of
- * their shifts s', which another volunteer C takes over. Each move fills one more slot.
+ * Fills more slots with augmenting chains: volunteer B takes a short shift s by giving up one of
+ * their shifts s', which C takes by giving up s'', and so on, until someone takes the last one
+ * outright. Each chain fills one more slot. Depth and the nodes tried per slot are capped.
  */
-export function improveCoverage(p: Prepared, x: Uint8Array, deadline: number, maxMoves = 100_000): Uint8Array {
+export function improveCoverage(p: Prepared, x: Uint8Array, deadline: number, maxDepth = 6, maxNodes = 5000): Uint8Array {
   const st = new LocalState(p, x);
-  let moves = 0;
   let improved = true;
-  while (improved && moves < maxMoves && Date.now() < deadline) {
+  while (improved && Date.now() < deadline) {
     improved = false;
-    for (let s = 0; s < p.sub.shifts.length && moves < maxMoves; s++) {
+    for (let s = 0; s < p.sub.shifts.length && Date.now() < deadline; s++) {
       while (st.filled[s]! < p.demand[s]!) {
-        if (!fillOne(st, s)) break;
-        moves++;
+        const budget = { nodes: maxNodes };
+        if (!augment(st, s, maxDepth, new Set(), budget)) break;
         improved = true;
       }
     }
@@ -106,33 +106,32 @@ export function improveCoverage(p: Prepared, x: Uint8Array, deadline: number, ma
   return st.x;
 }
 
-function fillOne(st: LocalState, s: number): boolean {
+function augment(st: LocalState, s: number, depth: number, visited: Set<number>, budget: { nodes: number }): boolean {
   const { p } = st;
   for (const pair of p.byShift[s]!) {
-    if (st.x[pair]) continue;
     if (st.canTake(pair)) {
       st.assign(pair);
       return true;
     }
   }
+  if (depth === 0) return false;
+  const shift = p.sub.shifts[s]!;
   for (const pair of p.byShift[s]!) {
-    if (st.x[pair]) continue;
     const b = p.candVolunteer[pair]!;
-    const shift = p.sub.shifts[s]!;
-    // Shifts B could give up: the one overlapping s, or (if none overlaps) any, for hours.
+    if (st.x[pair] || visited.has(b)) continue;
+    // What B could give up: the one shift overlapping s, or (none overlapping) any, for hours.
     const clash = st.overlapping(b, shift.start, shift.end);
     const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
     for (const old of give) {
+      if (--budget.nodes < 0) return false;
       if (!st.canTake(pair, old)) continue;
-      const s2 = p.candShift[old]!;
-      for (const other of p.byShift[s2]!) {
-        if (st.x[other] || p.candVolunteer[other] === b) continue;
-        if (!st.canTake(other)) continue;
-        st.unassign(old);
-        st.assign(other);
-        st.assign(pair);
-        return true;
-      }
+      st.unassign(old);
+      st.assign(pair);
+      visited.add(b);
+      if (augment(st, p.candShift[old]!, depth - 1, visited, budget)) return true;
+      visited.delete(b);
+      st.unassign(pair);
+      st.assign(old);
     }
   }
   return false;

