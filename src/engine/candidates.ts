@@ -21,8 +21,6 @@ export interface Prepared {
   /** Candidate pair indexes per shift, and per volunteer. */
   byShift: number[][];
   byVolunteer: number[][];
-  /** Per volunteer: cliques of its candidate shifts (as pair indexes) with at least two members. */
-  cliques: number[][][];
 }
 
 export function prepare(sub: Subproblem): Prepared {
@@ -63,24 +61,6 @@ export function prepare(sub: Subproblem): Prepared {
     }
   }
 
-  // Cliques over all the group's shifts, restricted to each volunteer's candidates.
-  const shiftCliques = overlapCliques(sub.shifts).filter((c) => c.length > 1);
-  const cliques: number[][][] = [];
-  for (let v = 0; v < nV; v++) {
-    const pairOfShift = new Map<number, number>();
-    for (const p of byVolunteer[v]!) pairOfShift.set(candShift[p]!, p);
-    const seen = new Set<string>();
-    const mine: number[][] = [];
-    for (const clique of shiftCliques) {
-      const pairs = clique.flatMap((s) => (pairOfShift.has(s) ? [pairOfShift.get(s)!] : []));
-      if (pairs.length < 2) continue;
-      const key = pairs.join(',');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      mine.push(pairs);
-    }
-    cliques.push(mine);
-  }
   return {
     sub,
     demand,
@@ -90,6 +70,28 @@ export function prepare(sub: Subproblem): Prepared {
     candShift: Int32Array.from(candShift),
     byShift,
     byVolunteer,
-    cliques,
   };
+}
+
+/**
+ * Per volunteer: the maximal cliques of the group's shifts restricted to the volunteer's
+ * candidates (as pair indexes), those with at least two members. Only a MIP needs them.
+ */
+export function volunteerCliques(p: Prepared): number[][][] {
+  const shiftCliques = overlapCliques(p.sub.shifts).filter((c) => c.length > 1);
+  return p.byVolunteer.map((pairs) => {
+    const pairOfShift = new Map<number, number>();
+    for (const pair of pairs) pairOfShift.set(p.candShift[pair]!, pair);
+    const seen = new Set<string>();
+    const mine: number[][] = [];
+    for (const clique of shiftCliques) {
+      const members = clique.flatMap((s) => (pairOfShift.has(s) ? [pairOfShift.get(s)!] : []));
+      if (members.length < 2) continue;
+      const key = members.join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      mine.push(members);
+    }
+    return mine;
+  });
 }

@@ -10,7 +10,7 @@
 // Rows: head_s<j> (headcount), hours_v<i> (max_hours), clique_v<i>_c<k> (at most one of a set of
 // mutually overlapping shifts), staff_s<j> (full only when every slot is filled), fair_v<i>
 // (hours = sum of pieces), cover_fix and staff_fix (levels already solved).
-import type { Prepared } from './candidates.js';
+import { volunteerCliques, type Prepared } from './candidates.js';
 import { MipModel, type Objective } from './mip-model.js';
 
 export interface Formulation {
@@ -88,7 +88,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   });
 
   // Overlaps: one row per maximal clique of the volunteer's candidate shifts.
-  p.cliques.forEach((cliques, vi) =>
+  volunteerCliques(p).forEach((cliques, vi) =>
     cliques.forEach((pairs, k) => m.addRow(`clique_${vName(vi)}_c${k}`, -Infinity, 1, pairs, pairs.map(() => 1))),
   );
 

@@ -144,11 +144,16 @@ function augment(st: LocalState, s: number, depth: number, visited: Set<number>,
  */
 export function improveFairness(p: Prepared, x: Uint8Array, deadline: number, maxPasses = 50): Uint8Array {
   const st = new LocalState(p, x);
+  const nS = p.sub.shifts.length;
+  // Pair of (volunteer, shift), or -1: an O(1) lookup for swaps.
+  const pairOf = new Map<number, number>();
+  for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
   const hoursOf = (pair: number): number => p.sub.shifts[p.candShift[pair]!]!.hours;
   for (let pass = 0; pass < maxPasses && Date.now() < deadline; pass++) {
     let improved = false;
     // Transfers.
     for (let s = 0; s < p.sub.shifts.length; s++) {
+      if (Date.now() >= deadline) return st.x;
       const pairs = p.byShift[s]!;
       for (const from of pairs) {
         if (!st.x[from]) continue;
@@ -172,6 +177,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, deadline: number, ma
     }
     // Swaps: A (busier) gives s1 to B and takes B's shorter s2.
     for (let s1 = 0; s1 < p.sub.shifts.length; s1++) {
+      if (Date.now() >= deadline) return st.x;
       for (const aPair of p.byShift[s1]!) {
         if (!st.x[aPair]) continue;
         const a = p.candVolunteer[aPair]!;
@@ -180,13 +186,14 @@ export function improveFairness(p: Prepared, x: Uint8Array, deadline: number, ma
         for (const bPairForS1 of p.byShift[s1]!) {
           if (done) break;
           const b = p.candVolunteer[bPairForS1]!;
-          if (b === a || st.x[bPairForS1]) continue;
+          // Only a less busy B can make the swap pay.
+          if (b === a || st.x[bPairForS1] || !(st.load[b]! < st.load[a]! - EPS)) continue;
           for (const bPair of st.assignedPairs(b)) {
             const h2 = hoursOf(bPair);
             const d = h1 - h2;
             if (!(d > EPS && st.load[b]! + d < st.load[a]! - EPS)) continue;
             const s2 = p.candShift[bPair]!;
-            const aPairForS2 = p.byVolunteer[a]!.find((q) => p.candShift[q] === s2);
+            const aPairForS2 = pairOf.get(a * nS + s2);
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
             // Apply, then check both can hold their new shift; undo if not.
             st.unassign(aPair);

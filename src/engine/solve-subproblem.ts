@@ -220,7 +220,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
       return undefined;
     }
     session ??= backend.open(f.model);
-    const outcome = session.solve({ ...request, timeLimitS: budget, ...(request.relaxation ? {} : { start: values }) });
+    const outcome = session.solve({ ...request, timeLimitS: budget, deadline: now() + budget * 1000, ...(request.relaxation ? {} : { start: values }) });
     const { stopAt } = request;
     const reached = stopAt !== undefined && outcome.objective !== null && (request.objective.sense === 'max' ? outcome.objective >= stopAt - 1e-9 : outcome.objective <= stopAt + 1e-9);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;

@@ -13,6 +13,8 @@ export interface PhaseRequest {
   /** A feasible assignment to start from (all columns), where the backend can use one. */
   start?: Float64Array;
   timeLimitS: number;
+  /** Epoch ms at which the solve is interrupted whatever the solver's own clock says. */
+  deadline?: number;
   /** Gaps at which the phase counts as solved. */
   absGap: number;
   relGap: number;

@@ -69,11 +69,18 @@ export function highsBackend(highs: Highs): SolverBackend {
             // Early stops: an incumbent that reaches the bound, or no better incumbent for stallS.
             let best = Number.NaN;
             let bestAt = 0;
-            const run = h.run(
-              stopAt === undefined && stallS === undefined
-                ? {}
-                : {
+            // HiGHS's own time limit can overshoot by a second or more on large models; the
+            // interrupt callbacks also check the wall clock.
+            const deadline = req.deadline ?? Date.now() + req.timeLimitS * 1000;
+            const run = h.run({
+                    [highs.constants.callbackType.simplexInterrupt]: (e) => {
+                      if (Date.now() > deadline) e.interrupt();
+                    },
                     [highs.constants.callbackType.mipInterrupt]: (e) => {
+                      if (Date.now() > deadline) {
+                        e.interrupt();
+                        return;
+                      }
                       const primal = e.data.mip_primal_bound;
                       const time = e.data.running_time ?? 0;
                       if (typeof primal !== 'number' || !Number.isFinite(primal)) return;
@@ -88,8 +95,7 @@ export function highsBackend(highs: Highs): SolverBackend {
                         e.interrupt();
                       }
                     },
-                  },
-            );
+            });
             const objective = h.getObjectiveValue();
             const values = Float64Array.from(h.getSolution().colValue);
             const solutionStatus = Number(h.info.get('primal_solution_status'));
