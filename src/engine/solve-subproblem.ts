@@ -69,7 +69,7 @@ export const FAIRNESS_GAP = 0.01;
  * The staffing and fairness MIPs stop after this many seconds without a better schedule: they
  * refine what coverage decided, and a coordinator should not wait out the whole limit for them.
  */
-export const STALL_S = 0.5;
+export const STALL_S = 0.3;
 
 const sum = (x: ArrayLike<number>, n = x.length): number => {
   let t = 0;
@@ -235,13 +235,19 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
 
   try {
     // Level 1: coverage. The LP relaxation often proves the construction optimal at once.
+    // When the relaxation itself does not finish in time, a MIP on the same model would not
+    // either (HiGHS can overrun its limit on such models), so the level keeps what it has.
     let coverageProven = filled >= upper;
+    let lpFinished = true;
     if (!coverageProven) {
       const lp = run('coverage_lp', { objective: f.coverage, rowBounds: free, absGap: 0, relGap: 0, relaxation: true }, 0.3);
       if (lp?.status === 'optimal' && lp.objective !== null) fillBound = Math.min(fillBound, Math.floor(lp.objective + 1e-6));
       coverageProven = filled >= fillBound;
+      lpFinished = lp?.status === 'optimal';
     }
-    if (!coverageProven) {
+    if (!coverageProven && !lpFinished) {
+      note('coverage', 'skipped', null, null, 0, 'the LP relaxation did not finish in time, so a MIP would not either');
+    } else if (!coverageProven) {
       const outcome = run('coverage', { objective: f.coverage, rowBounds: free, absGap: 0.999, relGap: 0, stopAt: fillBound }, 0.85);
       if (outcome) {
         if (accept(outcome, (v) => sum(v, f.numPairs) > filled)) filled = sum(x);
@@ -257,12 +263,16 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     const coverFixed = new Map(free).set(f.coverFixRow, [filled, Infinity]);
     let fullBound = fullCols.length;
     let staffingProven = fullCount() >= fullBound;
+    lpFinished = true;
     if (!staffingProven) {
       const lp = run('staffing_lp', { objective: f.staffing, rowBounds: coverFixed, absGap: 0, relGap: 0, relaxation: true }, 0.3);
       if (lp?.status === 'optimal' && lp.objective !== null) fullBound = Math.min(fullBound, Math.floor(lp.objective + 1e-6));
       staffingProven = fullCount() >= fullBound;
+      lpFinished = lp?.status === 'optimal';
     }
-    if (!staffingProven) {
+    if (!staffingProven && !lpFinished) {
+      note('staffing', 'skipped', null, null, 0, 'the LP relaxation did not finish in time');
+    } else if (!staffingProven) {
       const outcome = run('staffing', { objective: f.staffing, rowBounds: coverFixed, absGap: 0.999, relGap: 0, stopAt: fullBound, stallS: STALL_S }, 0.4);
       if (outcome) {
         const before = fullCount();
@@ -286,12 +296,16 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     note('balance', proven() ? 'optimal' : 'feasible', fairnessObjective(f, values), bound, now() - t);
     const fixed = new Map(coverFixed).set(f.staffFixRow, [fullCount(), Infinity]);
     let fairnessProven = proven();
+    lpFinished = true;
     if (!fairnessProven) {
       const lp = run('fairness_lp', { objective: f.fairness, rowBounds: fixed, absGap: 0, relGap: 0, relaxation: true }, 0.3);
       if (lp?.status === 'optimal' && lp.objective !== null) bound = Math.max(bound, lp.objective);
       fairnessProven = proven();
+      lpFinished = lp?.status === 'optimal';
     }
-    if (!fairnessProven) {
+    if (!fairnessProven && !lpFinished) {
+      note('fairness', 'skipped', null, null, 0, 'the LP relaxation did not finish in time');
+    } else if (!fairnessProven) {
       const current = fairnessObjective(f, values);
       const outcome = run('fairness', { objective: f.fairness, rowBounds: fixed, absGap: 1e-6, relGap: FAIRNESS_GAP, stopAt: bound * (1 + FAIRNESS_GAP), stallS: STALL_S }, 1);
       if (outcome) {
