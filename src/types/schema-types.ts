@@ -417,7 +417,7 @@ export interface Diagnostics {
      */
     status: 'optimal' | 'feasible';
     /**
-     * Each solve phase in order (greedy, coverage, staffing, fairness...).
+     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots), staffing_lp and staffing (fully staffed shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). A step that was not needed is absent.
      *
      * Items: One phase.
      */
@@ -427,7 +427,7 @@ export interface Diagnostics {
        */
       name: string;
       /**
-       * Outcome: optimal, feasible, timedout, skipped, infeasible or error.
+       * Outcome: optimal (proven, or stopped on reaching a bound), feasible (a schedule without proof), timedout, skipped, infeasible or error.
        */
       status: string;
       /**
@@ -446,6 +446,10 @@ export interface Diagnostics {
        * Milliseconds spent.
        */
       ms: number;
+      /**
+       * Why the step ended as it did, where that is not obvious.
+       */
+      note?: string;
       [k: string]: unknown;
     }[];
     /**
