@@ -8,6 +8,7 @@ import { SolverPool } from '../src/engine/pool/solver-pool.js';
 import { loadSchemas } from '../src/input/schema-registry.js';
 import { scheduleRequest } from '../src/schedule-service.js';
 import { generatedInstances } from './generate.js';
+import { checkSchedule } from '../test/helpers/schedule-checker.js';
 
 type Json = Record<string, any>;
 
@@ -65,7 +66,12 @@ process.stdout.write(
     wall_ms: Math.round(wallMs),
     warm_ms: Math.round(warm.ms),
     same: first.answer.json.replace(/,"diagnostics":.*$/s, '') === warm.answer.json.replace(/,"diagnostics":.*$/s, ''),
-    explain_ms: Math.round(result.diagnostics.timings.explain_ms),
+    explain_ms: Math.round(result.diagnostics.explanation.ms),
+    solve_ms: Math.round(result.diagnostics.timings.solve_ms),
+    resolves: result.diagnostics.explanation.resolves,
+    incomplete: result.diagnostics.explanation.incomplete_shifts,
+    conflicts: result.conflicts.length,
+    checker: checkSchedule(request, result).length,
     peak_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     backend,
   })}\n`,

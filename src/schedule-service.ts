@@ -52,6 +52,11 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
             status: output.status,
             time_limit_s: call.timeLimitS,
             subproblems: output.subproblems.map((s) => s.diagnostics),
+            explanation: {
+              ms: round(output.timings.explain_ms + output.subproblems.reduce((t, s) => t + s.diagnostics.explain.ms, 0)),
+              resolves: output.subproblems.reduce((t, s) => t + s.diagnostics.explain.resolves, 0),
+              incomplete_shifts: output.subproblems.reduce((t, s) => t + s.diagnostics.explain.incomplete, 0),
+            },
             timings: { parse_ms: round(parseMs), build_ms: round(output.timings.build_ms), solve_ms: round(output.timings.solve_ms), explain_ms: round(output.timings.explain_ms) },
           },
         };

@@ -2,7 +2,7 @@
 // the group not in the shift, the rule that keeps them out (at max_hours, in an overlapping
 // shift, locked into an overlapping shift), or that nobody (or too few) belong to the group.
 // Every reason is true of the result; the checker in test/ verifies each one.
-import type { Conflict, Detail } from '../types/schema-types.js';
+import type { Conflict, Detail, Suggestion } from '../types/schema-types.js';
 import { formatHours, formatWindow } from '../input/format.js';
 import { displayName, overlaps, type Problem } from '../input/problem.js';
 
@@ -68,7 +68,26 @@ function relevance(state: ScheduleState, s: number, b: Blocked): number {
   return state.hours[b.volunteer]! + state.problem.shifts[s]!.hours - v.capHours;
 }
 
-export function explainShortfall(state: ScheduleState, s: number, group: string, required: number, assigned: number): Conflict {
+/** The sentence a coordinator reads for a suggestion. */
+export function suggestionSentence(problem: Problem, s: number, suggestion: Suggestion): string {
+  const shift = problem.shifts[s]!;
+  const byId = (id: string | undefined) => problem.volunteers.find((v) => v.id === id);
+  const volunteer = byId(suggestion.volunteer_id);
+  const move = suggestion.hand_over ? ` ('${suggestion.hand_over.shift_id}' passing to ${displayName(byId(suggestion.hand_over.volunteer_id)!)})` : '';
+  const kept = `${move}, and every slot filled now stays filled`;
+  switch (suggestion.code) {
+    case 'raise_max_hours':
+      return `Raising the max_hours of ${displayName(volunteer!)} from ${formatHours(volunteer!.maxHours)} to ${formatHours(suggestion.max_hours!)} would fill one more slot${kept}.`;
+    case 'remove_lock':
+      return `Lifting the locked assignment of ${displayName(volunteer!)} to '${suggestion.shift_id}' would fill one more slot${kept}.`;
+    default: {
+      const n = suggestion.count!;
+      return `Adding ${n} volunteer${n === 1 ? '' : 's'} to group '${suggestion.group}', free ${formatWindow(shift.start, shift.end)} with ${formatHours(shift.hours)} hours to give, would fill ${n === 1 ? 'the missing slot' : `the ${n} missing slots`}.`;
+    }
+  }
+}
+
+export function explainShortfall(state: ScheduleState, s: number, group: string, required: number, assigned: number, suggestions: Suggestion[] = []): Conflict {
   const { problem } = state;
   const shift = problem.shifts[s]!;
   const missing = required - assigned;
@@ -76,14 +95,17 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   const conflict = (reasons: string[], details: Detail[]): Conflict => ({
     shift_id: shift.id,
     group,
-    reasons: reasons as Conflict['reasons'],
+    reasons: [...reasons, ...suggestions.map((x) => suggestionSentence(problem, s, x))] as Conflict['reasons'],
     required,
     assigned,
     missing,
     details,
-    suggestions: [],
+    suggestions,
   });
-  if (members.length === 0) return conflict([`No volunteer belongs to group '${group}'.`], [{ code: 'no_group_members' }]);
+  if (members.length === 0) {
+    suggestions = [{ code: 'add_volunteers', group, count: missing, filled: missing }];
+    return conflict([`No volunteer belongs to group '${group}'.`], [{ code: 'no_group_members' }]);
+  }
   const blocked: Blocked[] = [];
   let unexplained = 0;
   for (const v of members) {

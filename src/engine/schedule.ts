@@ -1,7 +1,7 @@
 // The scheduling engine's entry point: decomposes the problem by group, solves the groups in
 // parallel (through a runner: the worker pool, or in-process), and assembles the contract's
 // result. Pure of HTTP and storage.
-import type { ScheduleResult, Warning } from '../types/schema-types.js';
+import type { ScheduleResult, Suggestion, Warning } from '../types/schema-types.js';
 import type { Problem } from '../input/problem.js';
 import type { BackendName, SolverBackend } from './backends/backend.js';
 import { explainShortfall, pairKey, type ScheduleState } from './explain.js';
@@ -115,7 +115,11 @@ function assemble(problem: Problem, warnings: Warning[], results: SubproblemResu
     lockedPairs.add(pairKey(lock.volunteer, lock.shift));
     add(lock.volunteer, lock.shift);
   }
-  for (const r of results) for (const [v, s] of r.assignments) add(v, s);
+  const suggested = new Map<string, Suggestion[]>();
+  for (const r of results) {
+    for (const [v, s] of r.assignments) add(v, s);
+    for (const entry of r.suggestions) suggested.set(`${entry.shift}\u0000${r.group}`, entry.items);
+  }
   const hours = volunteerShifts.map((list) => list.reduce((t, s) => t + shifts[s]!.hours, 0));
   const state: ScheduleState = { problem, shiftVolunteers, volunteerShifts, lockedPairs, hours };
 
@@ -131,7 +135,7 @@ function assemble(problem: Problem, warnings: Warning[], results: SubproblemResu
       const count = members.filter((v) => volunteers[v]!.group === group).length;
       if (count >= required) continue;
       short = true;
-      conflicts.push(explainShortfall(state, s.index, group, required, count));
+      conflicts.push(explainShortfall(state, s.index, group, required, count, suggested.get(`${s.index}\u0000${group}`) ?? []));
     }
     if (short) unfilled.push(s.id);
   }

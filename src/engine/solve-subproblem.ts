@@ -7,6 +7,7 @@ import { prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, formulate, type Formulation } from './formulate.js';
 import { bestGreedyFill, checkAssignment, greedyFill } from './greedy.js';
 import { improveCoverage, improveFairness } from './local-search.js';
+import { suggestChanges, type ShiftSuggestions, type SuggestStats } from './suggest.js';
 import type { Subproblem } from './subproblem.js';
 
 export type PhaseName = 'greedy' | 'augment' | 'coverage_lp' | 'coverage' | 'staffing_lp' | 'staffing' | 'balance' | 'fairness_lp' | 'fairness';
@@ -23,6 +24,8 @@ export interface PhaseDiagnostics {
 
 export interface SubproblemDiagnostics {
   group: string;
+  /** The explanation step: its time, the relaxed re-solves tried, and short shifts not fully explored. */
+  explain: SuggestStats;
   variables: number;
   constraints: number;
   /** Slots filled by new assignments, and the proven upper bound on them. */
@@ -42,6 +45,8 @@ export interface SubproblemResult {
   /** Slots filled by new assignments, and a proven upper bound on them. */
   filled: number;
   fillBound: number;
+  /** Changes that would fill short shifts of the group, confirmed by re-solves. */
+  suggestions: ShiftSuggestions[];
   diagnostics: SubproblemDiagnostics;
 }
 
@@ -139,9 +144,14 @@ export function fairnessLowerBound(p: Prepared, f: Formulation, filled: number):
 const r4 = (x: number | null): number | null => (x === null ? null : Math.round(x * 1e4) / 1e4);
 const roundPhase = (ph: PhaseDiagnostics): PhaseDiagnostics => ({ ...ph, objective: r4(ph.objective), bound: r4(ph.bound), gap: r4(ph.gap), ms: r4(ph.ms)! });
 
+/** Share of a group's time kept for the explanation step. */
+export const EXPLAIN_SHARE = 0.1;
+
 export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): SubproblemResult {
   const now = options.now ?? Date.now;
   const started = now();
+  const explainBy = options.deadline;
+  options = { ...options, deadline: started + (options.deadline - started) * (1 - EXPLAIN_SHARE) };
   const p = prepare(sub);
   const phases: PhaseDiagnostics[] = [];
   const toAssignments = (x: ArrayLike<number>): Array<[number, number]> => {
@@ -171,8 +181,10 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   let formulation: Formulation | undefined;
   const finish = (status: 'optimal' | 'feasible'): SubproblemResult => {
     const f = formulation;
+    const { suggestions, stats } = suggestChanges(p, x, Math.max(explainBy, now() + 50));
     const diagnostics: SubproblemDiagnostics = {
       group: sub.group,
+      explain: stats,
       variables: f?.model.numCols ?? p.candShift.length,
       constraints: f?.model.numRows ?? 0,
       filled,
@@ -182,7 +194,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
       ms: now() - started,
       ...(options.debugLp && f ? { lp: f.model.toLpText(f.coverage) } : {}),
     };
-    return { group: sub.group, assignments: toAssignments(x), status, filled, fillBound, diagnostics };
+    return { group: sub.group, assignments: toAssignments(x), status, filled, fillBound, suggestions, diagnostics };
   };
 
   if (p.candShift.length === 0) return finish('optimal');

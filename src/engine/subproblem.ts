@@ -11,7 +11,7 @@ export interface SubVolunteer {
   /** Cap in hours; Infinity for 999 (unlimited). */
   cap: number;
   /** Locked assignments of this volunteer, in any shift (they use time and hours). */
-  locks: Array<{ shift: number; start: number; end: number; hours: number }>;
+  locks: Array<{ shift: number; shiftId: string; start: number; end: number; hours: number }>;
 }
 
 export interface SubShift {
@@ -50,7 +50,7 @@ export function decompose(problem: Problem): Subproblem[] {
   for (const lock of problem.locks) {
     const s = problem.shifts[lock.shift]!;
     const v = problem.volunteers[lock.volunteer]!;
-    subVolunteer.get(v.index)!.locks.push({ shift: s.index, start: s.start, end: s.end, hours: s.hours });
+    subVolunteer.get(v.index)!.locks.push({ shift: s.index, shiftId: s.id, start: s.start, end: s.end, hours: s.hours });
     const key = `${s.index}\u0000${v.group}`;
     lockedCount.set(key, (lockedCount.get(key) ?? 0) + 1);
   }

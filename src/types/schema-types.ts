@@ -120,6 +120,20 @@ export interface Suggestion {
    * Slots of this (shift, group) the change fills.
    */
   filled?: number;
+  /**
+   * Where the change also needs one shift to pass from the volunteer to another volunteer (who can take it as things stand): that shift and who takes it.
+   */
+  hand_over?: {
+    /**
+     * The shift that changes hands.
+     */
+    shift_id: string;
+    /**
+     * Who takes it.
+     */
+    volunteer_id: string;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 

@@ -26,15 +26,26 @@ describe('engine: crafted cases', () => {
     const r = await scheduled(request);
     expect(r.volunteers.v17.assigned_hours).to.equal(4);
     expect(r.unfilled_shifts).to.have.length(1);
-    expect(r.conflicts[0].reasons).to.deep.equal(['Ana Ruiz (v17) has 4 of 4 hours; this shift needs 4 more.']);
+    expect(r.conflicts[0].reasons).to.deep.equal([
+      'Ana Ruiz (v17) has 4 of 4 hours; this shift needs 4 more.',
+      'Raising the max_hours of Ana Ruiz (v17) from 4 to 8 would fill one more slot, and every slot filled now stays filled.',
+      "Adding 1 volunteer to group 'k', free 2026-06-06 13:00-17:00 UTC with 4 hours to give, would fill the missing slot.",
+    ]);
     expect(r.conflicts[0].details).to.deep.equal([{ code: 'max_hours', volunteer_id: 'v17', assigned_hours: 4, max_hours: 4, shift_hours: 4 }]);
+    expect(r.conflicts[0].suggestions).to.deep.equal([
+      { code: 'raise_max_hours', volunteer_id: 'v17', max_hours: 8, filled: 1 },
+      { code: 'add_volunteers', group: 'k', count: 1, filled: 1 },
+    ]);
   });
 
   it('overlap binds alone: never two overlapping shifts, with the overlap named', async () => {
     const request = { volunteers: [volunteer('v3', 'bar', 999, 'Ben Ode')], unassigned_shifts: [shift('bar-sat-1', 16, 20, { bar: 1 }), shift('bar-sat-2', 18, 22, { bar: 1 })] };
     const r = await scheduled(request);
     expect(r.volunteers.v3.assigned_shifts).to.deep.equal(['bar-sat-1']);
-    expect(r.conflicts[0].reasons).to.deep.equal(["Ben Ode (v3) is in 'bar-sat-1' 2026-06-06 16:00-20:00 UTC, which overlaps."]);
+    expect(r.conflicts[0].reasons).to.deep.equal([
+      "Ben Ode (v3) is in 'bar-sat-1' 2026-06-06 16:00-20:00 UTC, which overlaps.",
+      "Adding 1 volunteer to group 'bar', free 2026-06-06 18:00-22:00 UTC with 4 hours to give, would fill the missing slot.",
+    ]);
   });
 
   it('touching shifts (end == start) may go to one volunteer', async () => {
@@ -58,13 +69,25 @@ describe('engine: crafted cases', () => {
     const request = { volunteers: [volunteer('v', 'k', 8)], unassigned_shifts: [shift('s', 8, 12, { k: 1, medical: 1 })] };
     const r = await scheduled(request);
     expect(r.unfilled_shifts).to.deep.equal(['s']);
-    expect(r.conflicts).to.deep.equal([{ shift_id: 's', group: 'medical', reasons: ["No volunteer belongs to group 'medical'."], required: 1, assigned: 0, missing: 1, details: [{ code: 'no_group_members' }], suggestions: [] }]);
+    expect(r.conflicts).to.deep.equal([
+      {
+        shift_id: 's',
+        group: 'medical',
+        reasons: ["No volunteer belongs to group 'medical'.", "Adding 1 volunteer to group 'medical', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the missing slot."],
+        required: 1,
+        assigned: 0,
+        missing: 1,
+        details: [{ code: 'no_group_members' }],
+        suggestions: [{ code: 'add_volunteers', group: 'medical', count: 1, filled: 1 }],
+      },
+    ]);
     expect(r.warnings.map((w: Json) => w.code)).to.deep.equal(['group_without_volunteers']);
   });
 
   it('a group too small: everyone is in the shift', async () => {
     const r = await scheduled({ volunteers: [volunteer('m1', 'medic', 999, 'Dr Who')], unassigned_shifts: [shift('s', 8, 12, { medic: 2 })] });
-    expect(r.conflicts[0].reasons).to.deep.equal(["All 1 volunteer of group 'medic' is in this shift; it needs 1 more."]);
+    expect(r.conflicts[0].reasons[0]).to.equal("All 1 volunteer of group 'medic' is in this shift; it needs 1 more.");
+    expect(r.conflicts[0].details).to.deep.equal([{ code: 'group_too_small', count: 1 }]);
   });
 
   it('names at most 10 volunteers, then counts the rest per rule', async () => {
@@ -72,8 +95,8 @@ describe('engine: crafted cases', () => {
     const shifts = [shift('busy', 0, 4, { k: 15 }), shift('later', 10, 14, { k: 1 })];
     const r = await scheduled({ volunteers, unassigned_shifts: shifts });
     const c = r.conflicts.find((x: Json) => x.shift_id === 'later');
-    expect(c.reasons).to.have.length(11);
     expect(c.reasons[10]).to.equal('And 5 more: 5 at max_hours.');
+    expect(c.details).to.have.length(11);
     expect(c.details[10]).to.deep.equal({ code: 'summary', counts: { max_hours: 5 } });
   });
 
@@ -124,7 +147,7 @@ describe('engine: crafted cases', () => {
 
     it('keeps locks over max_hours and adds nothing more to that volunteer', async () => {
       const request = {
-        volunteers: [volunteer('a', 'k', 4), volunteer('b', 'k', 999)],
+        volunteers: [volunteer('a', 'k', 6), volunteer('b', 'k', 999)],
         unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 13, 17, { k: 1 }), shift('s3', 18, 20, { k: 2 })],
         current_assignments: [{ shift_id: 's1', volunteer_id: 'a' }, { shift_id: 's2', volunteer_id: 'a' }],
       };
@@ -133,7 +156,9 @@ describe('engine: crafted cases', () => {
       expect(r.assigned_shifts.s3).to.deep.equal(['b']);
       expect(r.warnings.map((w: Json) => w.code)).to.deep.equal(['lock_max_hours_exceeded']);
       const c = r.conflicts.find((x: Json) => x.shift_id === 's3');
-      expect(c.reasons).to.deep.equal(['a has 8 of 4 hours; this shift needs 2 more.']);
+      expect(c.reasons[0]).to.equal('a has 8 of 6 hours; this shift needs 2 more.');
+      expect(c.suggestions).to.deep.include({ code: 'remove_lock', volunteer_id: 'a', shift_id: 's1', filled: 1, hand_over: { shift_id: 's1', volunteer_id: 'b' } });
+      expect(c.reasons).to.include("Lifting the locked assignment of a to 's1' would fill one more slot ('s1' passing to b), and every slot filled now stays filled.");
     });
 
     it('keeps overlapping locks and adds nothing that overlaps them', async () => {
