@@ -181,7 +181,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   let formulation: Formulation | undefined;
   const finish = (status: 'optimal' | 'feasible'): SubproblemResult => {
     const f = formulation;
-    const { suggestions, stats } = suggestChanges(p, x, Math.max(explainBy, now() + 50));
+    const { suggestions, stats } = suggestChanges(p, x, Math.max(explainBy, now() + 50), now);
     const diagnostics: SubproblemDiagnostics = {
       group: sub.group,
       explain: stats,

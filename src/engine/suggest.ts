@@ -21,8 +21,9 @@ export interface ShiftSuggestions {
 export interface SuggestStats {
   /** Relaxed re-solves tried (one per candidate change). */
   resolves: number;
-  /** Short shifts whose changes were not all tried before the deadline. */
+  /** Short shifts whose changes were not all tried before the deadline, and their ids. */
   incomplete: number;
+  unexplored: string[];
   ms: number;
 }
 
@@ -76,12 +77,12 @@ class Board {
   }
 }
 
-export function suggestChanges(p: Prepared, x: ArrayLike<number>, deadline: number): { suggestions: ShiftSuggestions[]; stats: SuggestStats } {
-  const started = Date.now();
+export function suggestChanges(p: Prepared, x: ArrayLike<number>, deadline: number, now: () => number = Date.now): { suggestions: ShiftSuggestions[]; stats: SuggestStats } {
+  const started = now();
   const board = new Board(p, x);
   const { sub } = p;
   const shiftLocal = new Map(sub.shifts.map((s, i) => [s.index, i]));
-  const stats: SuggestStats = { resolves: 0, incomplete: 0, ms: 0 };
+  const stats: SuggestStats = { resolves: 0, incomplete: 0, unexplored: [], ms: 0 };
   const suggestions: ShiftSuggestions[] = [];
   const shiftIdOf = (shift: number): string =>
     sub.shifts[shiftLocal.get(shift) ?? -1]?.id ?? sub.volunteers.flatMap((v) => v.locks).find((l) => l.shift === shift)!.shiftId;
@@ -101,8 +102,9 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, deadline: numb
     const s = sub.shifts[si]!;
     const missing = s.required - s.locked - board.filledNew[si]!;
     if (missing <= 0) continue;
-    if (Date.now() >= deadline) {
+    if (now() >= deadline) {
       stats.incomplete++;
+      if (stats.unexplored.length < 20) stats.unexplored.push(s.id);
       continue;
     }
     const raises: Array<Suggestion & { max_hours: number; cost: number; v: number }> = [];
@@ -156,7 +158,7 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, deadline: numb
     items.push({ code: 'add_volunteers', group: sub.group, count: missing, filled: missing });
     suggestions.push({ shift: s.index, items });
   }
-  stats.ms = Date.now() - started;
+  stats.ms = now() - started;
   return { suggestions, stats };
 }
 

@@ -474,6 +474,28 @@ export interface Diagnostics {
      * Only with ?debug=lp: the coverage model as CPLEX LP text.
      */
     lp?: string;
+    /**
+     * This group's explanation step.
+     */
+    explain?: {
+      /**
+       * Relaxed re-solves tried.
+       */
+      resolves?: number;
+      /**
+       * Short shifts not fully explored before the time ran out.
+       */
+      incomplete?: number;
+      /**
+       * Ids of those shifts (at most 20).
+       */
+      unexplored?: string[];
+      /**
+       * Milliseconds spent.
+       */
+      ms?: number;
+      [k: string]: unknown;
+    };
     [k: string]: unknown;
   }[];
   /**
@@ -496,6 +518,24 @@ export interface Diagnostics {
      * Explaining unfilled slots.
      */
     explain_ms?: number;
+    [k: string]: unknown;
+  };
+  /**
+   * The explanation step over all groups.
+   */
+  explanation?: {
+    /**
+     * Milliseconds spent explaining (workers and assembly).
+     */
+    ms?: number;
+    /**
+     * Relaxed subproblems re-solved to confirm suggestions: one per candidate change (raise a cap, hand a shift over, lift a lock, add volunteers). Each is re-solved constructively: the schedule the change allows is built and checked against every rule.
+     */
+    resolves?: number;
+    /**
+     * Short shifts whose changes were not all tried before the time ran out.
+     */
+    incomplete_shifts?: number;
     [k: string]: unknown;
   };
   [k: string]: unknown;

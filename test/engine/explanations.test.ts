@@ -65,12 +65,39 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     expect(r.conflicts[0].reasons[1]).to.equal("Adding 2 volunteers to group 'medic', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the 2 missing slots.");
   });
 
+  it('says which short shifts were not explored when the time runs out', async () => {
+    const { solveSubproblem } = await import('../../src/engine/solve-subproblem.js');
+    const HOUR = 3_600_000;
+    let clock = 0;
+    const result = solveSubproblem(
+      {
+        group: 'k',
+        volunteers: [{ index: 0, id: 'v', cap: 4, locks: [] }],
+        shifts: [0, 1, 2].map((i) => ({ index: i, id: `s${i}`, start: i * 5 * HOUR, end: (i * 5 + 4) * HOUR, hours: 4, required: 1, locked: 0 })),
+      },
+      { deadline: 100, now: () => (clock += 40) },
+    );
+    expect(result.diagnostics.explain.incomplete).to.be.greaterThan(0);
+    expect(result.diagnostics.explain.unexplored).to.include('s2');
+    expect(result.suggestions.map((s) => s.shift)).to.not.include(2);
+  });
+
+  it('names a volunteer locked into an overlapping shift', async () => {
+    const r = await scheduled({
+      volunteers: [volunteer('v3', 'bar', 999, 'Ben Ode')],
+      unassigned_shifts: [shift('bar-sat-1', 16, 20, { bar: 1 }), shift('bar-sat-2', 18, 22, { bar: 1 })],
+      current_assignments: [{ shift_id: 'bar-sat-1', volunteer_id: 'v3' }],
+    });
+    expect(r.conflicts[0].reasons[0]).to.equal("Ben Ode (v3) is locked into 'bar-sat-1' 2026-06-06 16:00-20:00 UTC, which overlaps.");
+    expect(r.conflicts[0].details).to.deep.equal([{ code: 'locked_overlap', volunteer_id: 'v3', shift_id: 'bar-sat-1' }]);
+  });
+
   it('reports the explanation step in diagnostics', async () => {
     const { result } = await solve({ volunteers: [volunteer('v', 'k', 4)], unassigned_shifts: [shift('a', 8, 12, { k: 1 }), shift('b', 13, 17, { k: 1 })] }, { debug: 'true' });
     expect(result.diagnostics.explanation.resolves).to.be.greaterThan(0);
     expect(result.diagnostics.explanation.incomplete_shifts).to.equal(0);
     expect(result.diagnostics.explanation.ms).to.be.a('number');
-    expect(result.diagnostics.subproblems[0].explain).to.have.keys(['resolves', 'incomplete', 'ms']);
+    expect(result.diagnostics.subproblems[0].explain).to.have.keys(['resolves', 'incomplete', 'unexplored', 'ms']);
   });
 
   it('every suggestion, applied to the request, gives a schedule that fills more slots', async () => {
