@@ -2,7 +2,8 @@
 // and the result (with diagnostics when asked). Shared by POST /api/schedule and the CLI, and
 // by the CSV endpoint once its files are parsed into the same request.
 import type { Limits } from './config/config.js';
-import { invalidRequest } from './http/problems.js';
+import { invalidRequest, plural, ProblemError } from './http/problems.js';
+import { isTimeZone, readCsvRequest } from './input/csv.js';
 import { enforceCountLimits } from './http/request-limits.js';
 import { normalizeRequest } from './input/problem.js';
 import type { SchemaRegistry } from './input/schema-registry.js';
@@ -64,3 +65,15 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** A schedule from the two CSV exports: read into the same request, then scheduleRequest. */
+export async function scheduleCsv(volunteers: Buffer, shifts: Buffer, timezone: string, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
+  if (!isTimeZone(timezone)) {
+    throw new ProblemError('invalid-csv', `timezone '${timezone}' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).`);
+  }
+  const read = readCsvRequest(volunteers, shifts, timezone);
+  if (!read.ok) {
+    throw new ProblemError('invalid-csv', `The CSV files have ${plural(read.errors.length, 'problem')}; each is listed in errors with its file, row and column.`, { errors: read.errors });
+  }
+  return scheduleRequest(read.request, { ...call, warnings: [...(call.warnings ?? []), ...read.warnings] }, deps, indent);
+}

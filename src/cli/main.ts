@@ -11,7 +11,8 @@ import { loadSchemas } from '../input/schema-registry.js';
 import { validateScheduleRequest } from '../input/validate-request.js';
 import { SolverPool } from '../engine/pool/solver-pool.js';
 import { parseScheduleQuery } from '../http/routes/schedule.js';
-import { scheduleRequest } from '../schedule-service.js';
+import { scheduleCsv, scheduleRequest } from '../schedule-service.js';
+import type { SolveTask } from '../engine/pool/messages.js';
 
 export interface Io {
   out(text: string): void;
@@ -39,11 +40,16 @@ const HELP: Record<string, string> = {
 Starts the HTTP service on HOST:PORT. Configuration comes from environment variables:
 ${settings.map((s) => `  ${s.name.padEnd(26)} ${s.description} Default: ${s.default}`).join('\n')}
 `,
-  schedule: `Usage: volunteer-scheduler schedule FILE [--time-limit SECONDS] [--solver highs|jslp] [--debug true|lp]
+  schedule: `Usage: volunteer-scheduler schedule FILE [options]
+       volunteer-scheduler schedule --volunteers V.csv --shifts S.csv [--timezone ZONE] [options]
 
-Reads FILE (a JSON schedule request; '-' reads standard input), schedules it with the same
-engine as POST /api/schedule, and prints the result JSON on stdout. Exits 0 with a schedule,
-1 when the request is invalid (the errors go to stderr), 2 when the file cannot be read.
+Reads FILE (a JSON schedule request; '-' reads standard input), or the two CSV exports
+(Start/End read as wall-clock times in ZONE, an IANA name; default UTC), schedules it with the
+same engine as POST /api/schedule and POST /api/schedule/csv, and prints the result JSON on
+stdout. Exits 0 with a schedule, 1 when the input is invalid (the errors go to stderr), 2 when
+a file cannot be read.
+
+Options: --time-limit SECONDS, --solver highs|jslp, --debug true|lp
 `,
   validate: `Usage: volunteer-scheduler validate FILE
 
@@ -86,23 +92,34 @@ function runValidate(args: string[], io: Io): number {
 async function runSchedule(args: string[], io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { 'time-limit': { type: 'string' }, solver: { type: 'string' }, debug: { type: 'string' } } });
+    parsed = parseArgs({ args, allowPositionals: true, options: { 'time-limit': { type: 'string' }, solver: { type: 'string' }, debug: { type: 'string' }, volunteers: { type: 'string' }, shifts: { type: 'string' }, timezone: { type: 'string' } } });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   const { positionals, values } = parsed;
-  if (positionals.length !== 1) throw new UsageError('schedule takes exactly one FILE');
+  const csv = values.volunteers !== undefined || values.shifts !== undefined;
+  if (csv && (values.volunteers === undefined || values.shifts === undefined)) throw new UsageError('schedule needs both --volunteers and --shifts');
+  if (csv ? positionals.length !== 0 : positionals.length !== 1) throw new UsageError('schedule takes one JSON FILE, or --volunteers and --shifts');
   const config = loadConfig();
   const query: Record<string, string> = {};
   if (values['time-limit'] !== undefined) query.time_limit = values['time-limit'];
   if (values.solver !== undefined) query.solver = values.solver;
   if (values.debug !== undefined) query.debug = values.debug;
   const call = parseScheduleQuery(query, config);
-  const body = readJson(positionals[0]!);
+  const readBytes = (file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (e) {
+      throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  };
+  const input = csv ? { volunteers: readBytes(values.volunteers!), shifts: readBytes(values.shifts!) } : { body: readJson(positionals[0]!) };
   const pool = new SolverPool({ size: config.solverWorkers });
   try {
     await pool.ready();
-    const answer = await scheduleRequest(body, call, { schemas: loadSchemas(), limits: config.limits, runSubproblem: (task) => pool.run(task), lanes: config.solverWorkers }, 2);
+    const deps = { schemas: loadSchemas(), limits: config.limits, runSubproblem: (task: SolveTask) => pool.run(task), lanes: config.solverWorkers };
+    const answer =
+      'body' in input ? await scheduleRequest(input.body, call, deps, 2) : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', call, deps, 2);
     io.out(`${answer.json}\n`);
     return 0;
   } finally {

@@ -19,6 +19,7 @@ import { requestContext } from './middleware/request-context.js';
 import { ProblemError } from './problems.js';
 import { problemRoutes } from './routes/problems.js';
 import { scheduleRoutes } from './routes/schedule.js';
+import { scheduleCsvRoutes } from './routes/schedule-csv.js';
 import { validateRoutes } from './routes/validate.js';
 
 export interface AppDeps {
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Koa {
   apiRouter.use(deps.apiGuard ?? openAccess);
   validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
   scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
+  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
 
   app.use(requestContext(deps.logger));
   app.use(problemResponder(deps.logger));

@@ -1,0 +1,263 @@
+// Reads the two spreadsheet exports (volunteers and shifts) into the same schedule request the
+// JSON endpoint takes, so both go through one validation and one engine. Headers match by
+// name (case-insensitive, trimmed); BOM, CRLF, blank lines and quoted fields are handled; Start
+// and End are wall-clock times in the given IANA time zone (DST included). Every bad cell is
+// reported at once as {file, row, column, message}, rows numbered as a spreadsheet shows them.
+import { TZDate } from '@date-fns/tz';
+import { parse } from 'csv-parse/sync';
+import type { CsvError, ScheduleRequest, Warning } from '../types/schema-types.js';
+
+export type CsvFile = 'volunteers' | 'shifts';
+
+export type CsvReadResult = { ok: true; request: ScheduleRequest; warnings: Warning[] } | { ok: false; errors: CsvError[] };
+
+interface Column {
+  /** Header as the contract names it. */
+  name: string;
+  required: boolean;
+}
+
+const COLUMNS: Record<CsvFile, Column[]> = {
+  volunteers: [
+    { name: 'Name', required: true },
+    { name: 'Group', required: true },
+    { name: 'Max Hours', required: true },
+    { name: 'Email', required: false },
+    { name: 'Phone', required: false },
+    { name: 'ID', required: false },
+  ],
+  shifts: [
+    { name: 'Name', required: true },
+    { name: 'Start', required: true },
+    { name: 'End', required: true },
+    { name: 'Groups', required: true },
+    { name: 'ID', required: false },
+  ],
+};
+
+const normalizeHeader = (h: string): string => h.trim().replace(/\s+/g, ' ').toLowerCase();
+const quote = (s: string): string => `'${s.length > 60 ? `${s.slice(0, 60)}...` : s}'`;
+
+/** True when `zone` is an IANA time zone this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The text of an upload, or why it is not UTF-8 text. */
+function decode(file: CsvFile, bytes: Buffer, errors: CsvError[]): string | undefined {
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
+    errors.push({ file, message: 'The file is UTF-16 text; save it as "CSV UTF-8" and upload it again.' });
+    return undefined;
+  }
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    if (text.includes('\u0000')) {
+      errors.push({ file, message: 'The file is not text (it contains NUL bytes); upload the CSV export, not a spreadsheet file.' });
+      return undefined;
+    }
+    return text;
+  } catch {
+    const offset = firstInvalidUtf8(body);
+    const row = body.subarray(0, offset).toString('latin1').split('\n').length;
+    errors.push({ file, row, message: `The file is not UTF-8 text: byte 0x${(body[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0')} in row ${row} is not valid UTF-8. Save it as "CSV UTF-8".` });
+    return undefined;
+  }
+}
+
+/** Offset of the lead byte of the first sequence that is not valid UTF-8 (one linear scan). */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (len === 0 || i + len > bytes.length) return i;
+    for (let k = 1; k < len; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
+    // Overlong 3- and 4-byte forms, surrogates and code points past U+10FFFF.
+    const b1 = bytes[i + 1]!;
+    if ((b === 0xe0 && b1 < 0xa0) || (b === 0xed && b1 > 0x9f) || (b === 0xf0 && b1 < 0x90) || (b === 0xf4 && b1 > 0x8f)) return i;
+    i += len;
+  }
+  return bytes.length;
+}
+
+interface Sheet {
+  rows: Array<{ row: number; cells: Map<string, string> }>;
+  headers: Map<string, string>;
+}
+
+/** Parses one file into rows keyed by contract column name; header and cell problems go to errors. */
+function readSheet(file: CsvFile, text: string, errors: CsvError[], warnings: Warning[]): Sheet | undefined {
+  let records: string[][];
+  try {
+    records = parse(text, { relax_column_count: true, skip_empty_lines: false, relax_quotes: false }) as string[][];
+  } catch (e) {
+    const err = e as Error & { lines?: number; code?: string };
+    errors.push({ file, ...(err.lines ? { row: err.lines } : {}), message: `The file is not valid CSV: ${err.message.replace(/^Invalid [^:]*: /, '')}` });
+    return undefined;
+  }
+  const header = records[0];
+  if (!header || header.every((c) => c.trim() === '')) {
+    errors.push({ file, message: `The file is empty; it needs a header row (${COLUMNS[file].filter((c) => c.required).map((c) => c.name).join(', ')}) and a row per ${file === 'volunteers' ? 'volunteer' : 'shift'}.` });
+    return undefined;
+  }
+  const known = new Map(COLUMNS[file].map((c) => [normalizeHeader(c.name), c]));
+  const index = new Map<string, number>();
+  const headers = new Map<string, string>();
+  header.forEach((raw, i) => {
+    const col = known.get(normalizeHeader(raw));
+    if (!col) {
+      if (raw.trim() !== '') warnings.push({ code: 'csv_column_ignored', message: `Column ${quote(raw.trim())} of the ${file} file is not used and is ignored.` });
+      return;
+    }
+    if (index.has(col.name)) {
+      errors.push({ file, row: 1, column: raw.trim(), message: `Column '${col.name}' appears twice in the header; keep one.` });
+      return;
+    }
+    index.set(col.name, i);
+    headers.set(col.name, raw.trim());
+  });
+  const required = COLUMNS[file].filter((c) => c.required);
+  const missing = required.filter((c) => !index.has(c.name));
+  if (missing.length === required.length) {
+    errors.push({ file, row: 1, message: `The first row must be the header, with the columns ${required.map((c) => c.name).join(', ')}; found ${quote(header.join(','))}.` });
+    return undefined;
+  }
+  for (const c of missing) {
+    errors.push({ file, row: 1, column: c.name, message: `Column '${c.name}' is missing; the header has ${header.map((h) => quote(h.trim())).join(', ')}.` });
+  }
+  if (missing.length > 0) return undefined;
+  const rows: Sheet['rows'] = [];
+  records.slice(1).forEach((record, i) => {
+    if (record.every((c) => c.trim() === '')) return; // a blank row
+    const cells = new Map<string, string>();
+    for (const [name, at] of index) cells.set(name, (record[at] ?? '').trim());
+    rows.push({ row: i + 2, cells });
+  });
+  return { rows, headers };
+}
+
+const DATE_TIME = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\s+(\d{1,2}):(\d{2})\s*([AaPp])\.?[Mm]\.?$/;
+
+/** Reads MM/DD/YYYY hh:mm AM|PM as a wall-clock time in `zone`; the UTC instant, or an error message. */
+export function readWallClock(column: string, value: string, zone: string): { ms: number } | { error: string } {
+  const base = `${column} ${quote(value)} is not MM/DD/YYYY hh:mm AM|PM`;
+  if (value === '') return { error: `${column} is blank; write a date and time such as 6/6/2026 8:00 AM.` };
+  const m = DATE_TIME.exec(value);
+  if (!m) return { error: `${base}, such as 6/6/2026 8:00 AM.` };
+  const [month, day, year, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const pm = m[6]!.toLowerCase() === 'p';
+  if (month < 1 || month > 12) return { error: `${base}: month ${month} does not exist${day <= 12 ? '' : ' (is the day written first?)'}.` };
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > days) return { error: `${base}: ${year}-${String(month).padStart(2, '0')} has ${days} days.` };
+  if (hour < 1 || hour > 12) return { error: `${base}: the hour must be 1 to 12 with AM or PM.` };
+  if (minute > 59) return { error: `${base}: minutes go up to 59.` };
+  const h24 = (hour % 12) + (pm ? 12 : 0);
+  const date = new TZDate(year, month - 1, day, h24, minute, zone);
+  if (date.getHours() !== h24 || date.getMinutes() !== minute || date.getDate() !== day) {
+    return { error: `${column} ${quote(value)} does not exist in ${zone}: the clocks skip that hour (daylight saving time).` };
+  }
+  return { ms: date.getTime() };
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** Parses a Groups cell such as "kitchen:2, bar:1". */
+function readGroups(value: string): { groups: Record<string, number> } | { error: string } {
+  if (value === '') return { error: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' };
+  const groups: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const m = /^(.*?)\s*:\s*(.*)$/.exec(part);
+    if (!m) return { error: `Groups entry ${quote(part)} has no count; write group:count, such as "kitchen:2, bar:1".` };
+    const name = m[1]!.trim();
+    const count = m[2]!.trim();
+    if (name === '') return { error: `Groups entry ${quote(part)} has no group name before the colon.` };
+    if (!/^\d+$/.test(count)) return { error: `The count ${quote(count)} for group '${name}' is not a whole number; write, for example, ${name}:2.` };
+    if (Object.hasOwn(groups, name)) return { error: `Group '${name}' is listed twice in ${quote(value)}; list each group once.` };
+    groups[name] = Number(count);
+  }
+  return { groups: { ...groups } };
+}
+
+/** Identifiers: the ID column where present, else the name, with " #2", " #3"... for repeats. */
+function identify(file: CsvFile, sheet: Sheet, errors: CsvError[], warnings: Warning[]): string[] {
+  const hasId = sheet.headers.has('ID');
+  const seen = new Map<string, number>();
+  return sheet.rows.map(({ row, cells }) => {
+    const name = cells.get('Name') ?? '';
+    if (hasId) {
+      const id = cells.get('ID') ?? '';
+      if (id === '') errors.push({ file, row, column: sheet.headers.get('ID')!, message: 'ID is blank; give every row an ID, or remove the ID column to use names.' });
+      else if (seen.has(id)) errors.push({ file, row, column: sheet.headers.get('ID')!, message: `ID ${quote(id)} is already used in row ${seen.get(id)}; IDs must be unique.` });
+      seen.set(id, seen.get(id) ?? row);
+      return id;
+    }
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    if (count === 1) return name;
+    const id = `${name} #${count}`;
+    warnings.push({ code: 'csv_name_repeated', message: `${file === 'volunteers' ? 'Volunteer' : 'Shift'} name ${quote(name)} in row ${row} repeats an earlier row; it is identified as ${quote(id)}.` });
+    return id;
+  });
+}
+
+export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string): CsvReadResult {
+  const errors: CsvError[] = [];
+  const warnings: Warning[] = [];
+  const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
+  const sheets = {
+    volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings),
+    shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings),
+  };
+  const request: ScheduleRequest = { volunteers: [], unassigned_shifts: [] };
+
+  if (sheets.volunteers) {
+    const sheet = sheets.volunteers;
+    const col = (name: string): string => sheet.headers.get(name)!;
+    const ids = identify('volunteers', sheet, errors, warnings);
+    sheet.rows.forEach(({ row, cells }, i) => {
+      const err = (column: string, message: string): void => void errors.push({ file: 'volunteers', row, column: col(column), message });
+      const name = cells.get('Name')!;
+      const group = cells.get('Group')!;
+      const hours = cells.get('Max Hours')!;
+      if (name === '') err('Name', 'Name is blank; every volunteer needs a name.');
+      if (group === '') err('Group', "Group is blank; write the volunteer's group, such as kitchen.");
+      let maxHours = 0;
+      if (hours === '') err('Max Hours', 'Max Hours is blank; write a number of hours, or 999 for unlimited.');
+      else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
+      else maxHours = Number(hours);
+      request.volunteers.push({ id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours });
+    });
+  }
+
+  if (sheets.shifts) {
+    const sheet = sheets.shifts;
+    const col = (name: string): string => sheet.headers.get(name)!;
+    const ids = identify('shifts', sheet, errors, warnings);
+    sheet.rows.forEach(({ row, cells }, i) => {
+      const err = (column: string, message: string): void => void errors.push({ file: 'shifts', row, column: col(column), message });
+      if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
+      const start = readWallClock('Start', cells.get('Start')!, zone);
+      const end = readWallClock('End', cells.get('End')!, zone);
+      if ('error' in start) err('Start', start.error);
+      if ('error' in end) err('End', end.error);
+      if ('ms' in start && 'ms' in end && end.ms <= start.ms) {
+        err('End', `End ${quote(cells.get('End')!)} is not after Start ${quote(cells.get('Start')!)}; a shift that ends after midnight ends on the next day's date.`);
+      }
+      const groups = readGroups(cells.get('Groups')!);
+      if ('error' in groups) err('Groups', groups.error);
+      request.unassigned_shifts.push({
+        id: ids[i]!,
+        start: 'ms' in start ? iso(start.ms) : '',
+        end: 'ms' in end ? iso(end.ms) : '',
+        required_groups: 'groups' in groups ? groups.groups : {},
+      });
+    });
+  }
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, request, warnings };
+}

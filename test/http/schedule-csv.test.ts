@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UPLOAD_PREFIX } from '../../src/http/routes/schedule-csv.js';
+import { packageRoot } from '../../src/package-root.js';
+import { testApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+import { expectSchema } from '../helpers/schema-assert.js';
+
+type Json = Record<string, any>;
+const example = (name: string): Buffer => readFileSync(join(packageRoot, 'examples', name));
+const uploads = (): string[] => readdirSync(tmpdir()).filter((f) => f.startsWith(UPLOAD_PREFIX));
+
+describe('POST /api/schedule/csv', function () {
+  this.timeout(30_000);
+  let before: string[];
+  beforeEach(() => (before = uploads()));
+  afterEach(() => expect(uploads(), 'temporary upload folders left behind').to.deep.equal(before));
+
+  it('schedules the example exports (BOM, CRLF, quoted fields) in a time zone; the checker accepts it', async () => {
+    const { request } = testApp();
+    const res = await request
+      .post('/api/schedule/csv?debug=true')
+      .attach('volunteers', example('volunteers.csv'), 'volunteers.csv')
+      .attach('shifts', example('shifts.csv'), 'shifts.csv')
+      .field('timezone', 'America/Chicago');
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expectSchema('schedule-result', res.body);
+    expect(res.body.volunteers).to.have.property('Ruiz, Ana #2');
+    expect(res.body.warnings.map((w: Json) => w.code)).to.deep.equal(['csv_name_repeated']);
+    expect(res.body.assigned_shifts['Sat Breakfast']).to.be.an('array');
+    // Rebuild the equivalent JSON request and check the result against it.
+    const { readCsvRequest } = await import('../../src/input/csv.js');
+    const read = readCsvRequest(example('volunteers.csv'), example('shifts.csv'), 'America/Chicago');
+    if (!read.ok) throw new Error('examples must read');
+    expect(read.request.unassigned_shifts[0]!.start).to.equal('2026-06-06T12:00:00Z'); // 7:00 AM CDT
+    expect(checkSchedule(read.request, res.body)).to.deep.equal([]);
+  });
+
+  it('gives the same schedule as the same request in JSON', async () => {
+    const volunteers = 'ID,Name,Group,Max Hours\r\nv1,Ana,kitchen,8\r\nv2,Ben,kitchen,4\r\nv3,Cy,bar,999\r\n';
+    const shifts = 'ID,Name,Start,End,Groups\r\ns1,Breakfast,6/6/2026 7:00 AM,6/6/2026 11:00 AM,"kitchen:2, bar:1"\r\ns2,Lunch,6/6/2026 11:00 AM,6/6/2026 3:00 PM,kitchen:1\r\n';
+    const json = {
+      volunteers: [
+        { id: 'v1', name: 'Ana', group: 'kitchen', max_hours: 8 },
+        { id: 'v2', name: 'Ben', group: 'kitchen', max_hours: 4 },
+        { id: 'v3', name: 'Cy', group: 'bar', max_hours: 999 },
+      ],
+      unassigned_shifts: [
+        { id: 's1', start: '2026-06-06T12:00:00Z', end: '2026-06-06T16:00:00Z', required_groups: { kitchen: 2, bar: 1 } },
+        { id: 's2', start: '2026-06-06T16:00:00Z', end: '2026-06-06T20:00:00Z', required_groups: { kitchen: 1 } },
+      ],
+    };
+    const { request } = testApp();
+    const fromCsv = await request.post('/api/schedule/csv').attach('volunteers', Buffer.from(volunteers), 'v.csv').attach('shifts', Buffer.from(shifts), 's.csv').field('timezone', 'America/Chicago');
+    const fromJson = await request.post('/api/schedule').send(json);
+    expect(fromCsv.status).to.equal(200);
+    expect(fromCsv.text).to.equal(fromJson.text);
+  });
+
+  it('400 invalid-csv listing every bad cell with file, row and column', async () => {
+    const res = await testApp()
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', Buffer.from('Name,Group,Max Hours\nAna,kitchen,\n'), 'v.csv')
+      .attach('shifts', Buffer.from('Name,Start,End,Groups\nA,13/01/2026 9:00 AM,1/13/2026 5:00 PM,kitchen:2\n'), 's.csv');
+    expect(res.status).to.equal(400);
+    expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+    expectSchema('problem-details', res.body);
+    expect(res.body.type).to.equal('/problems/invalid-csv');
+    expect(res.body.detail).to.equal('The CSV files have 2 problems; each is listed in errors with its file, row and column.');
+    expect(res.body.errors).to.deep.equal([
+      { file: 'volunteers', row: 2, column: 'Max Hours', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
+      { file: 'shifts', row: 2, column: 'Start', message: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist." },
+    ]);
+  });
+
+  it('400 for a missing part, an empty file, a text field instead of a file, and an unknown part', async () => {
+    const { request } = testApp();
+    const missing = await request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv');
+    expect(missing.status).to.equal(400);
+    expect(missing.body.errors).to.deep.equal([{ file: 'shifts', message: "The shifts file is missing; send it as the file part 'shifts'." }]);
+    const empty = await request.post('/api/schedule/csv').attach('volunteers', Buffer.alloc(0), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv');
+    expect(empty.body.errors).to.deep.equal([{ file: 'volunteers', message: 'The volunteers file is empty.' }]);
+    const asField = await request.post('/api/schedule/csv').field('volunteers', 'Name,Group,Max Hours').attach('shifts', example('shifts.csv'), 's.csv');
+    expect(asField.body.errors[0].message).to.equal("Part 'volunteers' was sent as a text field; send it as a file (curl -F volunteers=@volunteers.csv).");
+    const unknown = await request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('tz', 'UTC');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.detail).to.match(/parts it does not take \(tz\)/);
+  });
+
+  it('400 for an unknown time zone', async () => {
+    const res = await testApp().request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('timezone', 'Mars/Olympus');
+    expect(res.status).to.equal(400);
+    expect(res.body.detail).to.equal("timezone 'Mars/Olympus' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).");
+  });
+
+  it('415 for a body that is not multipart, with the curl form to use', async () => {
+    const res = await testApp().request.post('/api/schedule/csv').set('Content-Type', 'text/csv').send('Name,Group\n');
+    expect(res.status).to.equal(415);
+    expect(res.body.detail).to.match(/^This endpoint takes multipart\/form-data with file parts volunteers and shifts/);
+  });
+
+  it('413 for a file over MAX_CSV_FILE_BYTES, and no upload is left behind', async () => {
+    const res = await testApp({ MAX_CSV_FILE_BYTES: '1kB' }).request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv');
+    expect(res.status).to.equal(413);
+    expect(res.body.limit).to.deep.equal({ name: 'MAX_CSV_FILE_BYTES', value: 1024 });
+  });
+
+  it('applies the count limits to CSV rows', async () => {
+    const res = await testApp({ MAX_VOLUNTEERS: '10' }).request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv');
+    expect(res.status).to.equal(413);
+    expect(res.body.limit).to.deep.equal({ name: 'MAX_VOLUNTEERS', value: 10 });
+  });
+
+  it('the CLI schedules the example files too', async () => {
+    const cli = await runCli(['schedule', '--volunteers', join(packageRoot, 'examples/volunteers.csv'), '--shifts', join(packageRoot, 'examples/shifts.csv'), '--timezone', 'America/Chicago']);
+    expect(cli.code, cli.stderr).to.equal(0);
+    const http = await testApp().request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('timezone', 'America/Chicago');
+    expect(JSON.parse(cli.stdout)).to.deep.equal(http.body);
+  });
+});
