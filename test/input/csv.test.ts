@@ -3,7 +3,7 @@ import { readCsvRequest, readWallClock } from '../../src/input/csv.js';
 
 const BOM = '\ufeff';
 const crlf = (lines: string[]): Buffer => Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8');
-const VOLUNTEERS = crlf(['Name,Group,Max Hours,Email,Phone', 'Ana Ruiz,kitchen,8,ana@example.org,555', '"Ode, Ben",bar,999,,']);
+const VOLUNTEERS = crlf(['Name,Group,Max Hours,Email,Phone', 'Ana Ruiz,kitchen,8,ana@example.org,555', '"Ode, Ben ""The Bear""",bar,999,,']);
 const SHIFTS = crlf(['Name,Start,End,Groups', 'Sat AM,6/6/2026 8:00 AM,6/6/2026 12:00 PM,"kitchen:1, bar:1"']);
 
 function errorsOf(volunteers: Buffer, shifts: Buffer, zone = 'UTC') {
@@ -13,14 +13,14 @@ function errorsOf(volunteers: Buffer, shifts: Buffer, zone = 'UTC') {
 }
 
 describe('CSV input', () => {
-  it('reads spreadsheet exports: BOM, CRLF, quoted fields with commas', () => {
+  it('reads spreadsheet exports: BOM, CRLF, quoted fields with commas and doubled quotes', () => {
     const r = readCsvRequest(VOLUNTEERS, SHIFTS, 'UTC');
     expect(r.ok).to.equal(true);
     if (!r.ok) return;
     expect(r.request).to.deep.equal({
       volunteers: [
         { id: 'Ana Ruiz', name: 'Ana Ruiz', group: 'kitchen', max_hours: 8 },
-        { id: 'Ode, Ben', name: 'Ode, Ben', group: 'bar', max_hours: 999 },
+        { id: 'Ode, Ben "The Bear"', name: 'Ode, Ben "The Bear"', group: 'bar', max_hours: 999 },
       ],
       unassigned_shifts: [{ id: 'Sat AM', start: '2026-06-06T08:00:00Z', end: '2026-06-06T12:00:00Z', required_groups: { kitchen: 1, bar: 1 } }],
     });
