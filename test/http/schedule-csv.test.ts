@@ -58,6 +58,7 @@ describe('POST /api/schedule/csv', function () {
     const fromJson = await request.post('/api/schedule').send(json);
     expect(fromCsv.status).to.equal(200);
     expect(fromCsv.text).to.equal(fromJson.text);
+    expect(checkSchedule(json, fromCsv.body)).to.deep.equal([]);
   });
 
   it('400 invalid-csv listing every bad cell with file, row and column', async () => {
