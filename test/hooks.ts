@@ -1,8 +1,11 @@
-// Mocha root hooks: release what the whole run shares.
-import { closePool } from './helpers/app.js';
+// Mocha root hooks: open what the whole run shares, and release it at the end.
+import { closeShared, openSharedStore } from './helpers/app.js';
 
 export const mochaHooks = {
+  async beforeAll(): Promise<void> {
+    await openSharedStore();
+  },
   async afterAll(): Promise<void> {
-    await closePool();
+    await closeShared();
   },
 };

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, settings } from '../config/config.js';
 import { enforceCountLimits } from '../http/request-limits.js';
 import { ProblemError } from '../http/problems.js';
 import { serve } from '../http/server.js';
+import { KEYS_HELP, KeysUsageError, runKeys } from './keys.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { validateScheduleRequest } from '../input/validate-request.js';
 import { SolverPool } from '../engine/pool/solver-pool.js';
@@ -30,6 +31,7 @@ Commands:
   serve            Start the HTTP service (reads its configuration from the environment)
   validate FILE    Check a request file (JSON) as POST /api/validate does; exits 1 if invalid
   schedule FILE    Schedule a request file (JSON) as POST /api/schedule does, without a server
+  keys ...         Issue, revoke, list API keys and set quotas (operator commands)
 
 Run 'volunteer-scheduler <command> --help' for a command's options.
 `;
@@ -134,7 +136,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
+  if ((rest.includes('--help') || rest.includes('-h')) && command !== 'keys') {
     const help = HELP[command];
     if (help) {
       io.out(help);
@@ -151,10 +153,16 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return runValidate(rest, io);
       case 'schedule':
         return await runSchedule(rest, io);
+      case 'keys':
+        return await runKeys(rest, io);
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (e) {
+    if (e instanceof KeysUsageError) {
+      io.err(`volunteer-scheduler: ${e.message}\n${KEYS_HELP}`);
+      return 2;
+    }
     if (e instanceof UsageError) {
       io.err(`volunteer-scheduler: ${e.message}\n${e.message.startsWith('unknown command') ? USAGE : ''}`);
       return 2;

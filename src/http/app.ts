@@ -6,7 +6,7 @@
 //   problemResponder - every thrown error becomes problem+json
 //   emptyStatus     - a bodiless 404/405/501 left by the routers becomes a problem
 //   public routes   - /problems (no key needed)
-//   API routes      - /api/*, behind deps.apiGuard: the place for authentication and quota
+//   API routes      - /api/*, behind authentication, quota and usage history (accessControl)
 //   allowedMethods  - 405 with Allow for a known path and a wrong method (made a problem above)
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
@@ -14,6 +14,9 @@ import type { Config } from '../config/config.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
 import type { Logger } from '../logging/logger.js';
 import type { SubproblemRunner } from '../engine/schedule.js';
+import type { KeyStore } from '../store/key-store.js';
+import { accessControl } from './middleware/access-control.js';
+import { usageRoutes } from './routes/usage.js';
 import { problemResponder } from './middleware/problem-responder.js';
 import { requestContext } from './middleware/request-context.js';
 import { ProblemError } from './problems.js';
@@ -28,14 +31,17 @@ export interface AppDeps {
   schemas: SchemaRegistry;
   /** Solves one group's subproblem: the solver worker pool in the service. */
   runSubproblem: SubproblemRunner;
-  /**
-   * Runs before every /api route: authentication and quota belong here. Until keys exist the
-   * endpoints are open, and the default lets every request through.
-   */
+  /** Keys, quotas and usage history. */
+  store: KeyStore;
+  /** The HMAC secret keys are signed with. */
+  secret: string;
+  /** The clock that decides the quota day (injectable for tests). */
+  clock?: () => Date;
+  /** History writes under way, for tests and shutdown to wait on. */
+  pendingWrites?: Set<Promise<void>>;
+  /** Runs before every /api route instead of the default authentication and quota. */
   apiGuard?: Middleware;
 }
-
-const openAccess: Middleware = (_ctx, next) => next();
 
 /** The routers answer an unknown path or method with a bare status; give it a problem body. */
 const emptyStatus: Middleware = async (ctx, next) => {
@@ -60,10 +66,12 @@ export function createApp(deps: AppDeps): Koa {
   problemRoutes(publicRouter);
 
   const apiRouter = new Router();
-  apiRouter.use(deps.apiGuard ?? openAccess);
+  const clock = deps.clock ?? ((): Date => new Date());
+  apiRouter.use(deps.apiGuard ?? accessControl({ store: deps.store, secret: deps.secret, clock, logger: deps.logger, ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}) }));
   validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
   scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
   scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
+  usageRoutes(apiRouter, { store: deps.store, clock });
 
   app.use(requestContext(deps.logger));
   app.use(problemResponder(deps.logger));

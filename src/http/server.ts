@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { SolverPool } from '../engine/pool/solver-pool.js';
+import { KeyStore } from '../store/key-store.js';
 import { createApp } from './app.js';
 
 export interface RunningServer {
@@ -17,9 +18,13 @@ export interface RunningServer {
 const GRACE_MS = 10_000;
 
 export async function startServer(config: Config = loadConfig(), logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const store = await KeyStore.open(config.databaseUrl);
+  const secret = config.schedulerSecret ?? (await store.sharedSecret());
+  if (config.schedulerSecret === undefined) logger.warn('SCHEDULER_SECRET is not set: keys are signed with a secret generated once and kept in the database');
   const pool = new SolverPool({ size: config.solverWorkers });
   await pool.ready();
-  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task) });
+  const pendingWrites = new Set<Promise<void>>();
+  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -31,7 +36,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, solver_workers: config.solverWorkers }, 'listening');
+  logger.info({ host: config.host, port, solver_workers: config.solverWorkers, database: store.dialect }, 'listening');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -40,7 +45,9 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        void pool.close().then(resolve);
+        void Promise.all([...pendingWrites])
+          .then(() => Promise.all([pool.close(), store.close()]))
+          .then(() => resolve());
       });
       server.closeIdleConnections();
     });

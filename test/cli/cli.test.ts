@@ -73,26 +73,40 @@ describe('volunteer-scheduler CLI', () => {
       expect(r.stderr).to.include("PORT is 'eighty'").and.include("LOG_LEVEL is 'quiet'");
     });
 
-    it('listens on PORT, answers, and exits 0 on SIGTERM', async function () {
-      this.timeout(15000);
-      const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, cwd: packageRoot });
+    it('issue a key, start on that database, answer with the key, exit 0 on SIGTERM', async function () {
+      this.timeout(30000);
+      const env = { DATABASE_URL: `sqlite:${join(tmp, 'serve.db')}`, SCHEDULER_SECRET: 's'.repeat(40) };
+      const issued = await runCli(['keys', 'issue', '--user', 'food-bank', '--name', 'Food bank', '--description', 'weekly rota', '--quota', '5'], env);
+      expect(issued.code, issued.stderr).to.equal(0);
+      const key = issued.stdout.trim();
+      expect(key).to.match(/^food-bank\.[A-Za-z0-9_-]{43}$/);
+      const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, cwd: packageRoot });
       const exited = new Promise<CliResult>((resolve, reject) => collect(child, resolve, reject));
-      let out = '';
-      const port = await new Promise<number>((resolve, reject) => {
-        child.stdout.on('data', (c) => {
-          out += c;
-          const line = out.split('\n').find((l) => l.includes('"listening"'));
-          if (line) resolve((JSON.parse(line) as { port: number }).port);
+      try {
+        let out = '';
+        const port = await new Promise<number>((resolve, reject) => {
+          child.stdout.on('data', (c) => {
+            out += c;
+            const line = out.split('\n').find((l) => l.includes('"listening"'));
+            if (line) resolve((JSON.parse(line) as { port: number }).port);
+          });
+          setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20000);
         });
-        setTimeout(() => reject(new Error(`no listening line: ${out}`)), 10000);
-      });
-      const res = await fetch(`http://127.0.0.1:${port}/api/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"volunteers": [], "unassigned_shifts": []}' });
-      expect(res.status).to.equal(200);
-      expect(res.headers.get('api-version')).to.equal('2.1');
-      child.kill('SIGTERM');
-      const r = await exited;
-      expect(r.code).to.equal(0);
-      expect(r.stdout).to.include('"shutting down"').and.include('"stopped"');
+        const call = (auth?: string) =>
+          fetch(`http://127.0.0.1:${port}/api/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) }, body: '{"volunteers": [], "unassigned_shifts": []}' });
+        const ok = await call(`Bearer ${key}`);
+        expect(ok.status).to.equal(200);
+        expect(ok.headers.get('api-version')).to.equal('2.1');
+        expect(ok.headers.get('ratelimit-remaining')).to.equal('4');
+        expect((await call()).status).to.equal(401);
+        child.kill('SIGTERM');
+        const r = await exited;
+        expect(r.code).to.equal(0);
+        expect(r.stdout).to.include('"shutting down"').and.include('"stopped"');
+        expect(r.stdout).to.not.include(key.split('.')[1]);
+      } finally {
+        child.kill('SIGKILL');
+      }
     });
   });
 });

@@ -1,16 +1,22 @@
-// Builds the app as the server does, with a configuration from a given environment and a
-// logger whose lines the test can read.
-import { Writable } from 'node:stream';
-import { readFileSync } from 'node:fs';
+// Builds the app as the server does: configuration from a given environment, a real SQLite
+// store in a temp folder (shared by the run, opened by the root hook), a real worker pool, and
+// a logger whose lines the test can read. `request` carries a valid key; `anonymous` none.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import type Koa from 'koa';
+import { formatKey } from '../../src/auth/api-keys.js';
 import { createApp, type AppDeps } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { loadSchemas, type SchemaRegistry } from '../../src/input/schema-registry.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { packageRoot } from '../../src/package-root.js';
 import { SolverPool } from '../../src/engine/pool/solver-pool.js';
+import { KeyStore } from '../../src/store/key-store.js';
+
+export const TEST_SECRET = 'test-secret-0123456789-0123456789-abcdef';
 
 let sharedPool: SolverPool | undefined;
 /** One real worker pool for the whole test run (closed by the root hook in test/hooks.ts). */
@@ -18,9 +24,25 @@ export function pool(): SolverPool {
   sharedPool ??= new SolverPool({ size: 2 });
   return sharedPool;
 }
-export async function closePool(): Promise<void> {
+
+let shared: { store: KeyStore; key: string } | undefined;
+/** Opens the run's SQLite store and issues the test key (root hook). */
+export async function openSharedStore(): Promise<void> {
+  const store = await KeyStore.open(`sqlite:${join(mkdtempSync(join(tmpdir(), 'vs-test-db-')), 'test.db')}`);
+  const record = await store.issue('tester', 'Test suite', 'the HTTP tests', 1_000_000_000, new Date());
+  shared = { store, key: formatKey(TEST_SECRET, 'tester', record.nonce) };
+}
+
+export async function closeShared(): Promise<void> {
   await sharedPool?.close();
   sharedPool = undefined;
+  await shared?.store.close();
+  shared = undefined;
+}
+
+export function sharedStore(): { store: KeyStore; key: string } {
+  if (!shared) throw new Error('the shared store is opened by the root hook (test/hooks.ts)');
+  return shared;
 }
 
 let registry: SchemaRegistry | undefined;
@@ -31,7 +53,11 @@ export function schemas(): SchemaRegistry {
 
 export interface TestApp {
   app: Koa;
-  request: ReturnType<typeof supertest>;
+  /** Requests with the test key in the Authorization header. */
+  request: supertest.Agent;
+  /** Requests without a key. */
+  anonymous: ReturnType<typeof supertest>;
+  key: string;
   /** Every log line written so far, parsed. */
   logs: () => Array<Record<string, unknown>>;
   /** The raw log text. */
@@ -47,10 +73,15 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
     },
   });
   const logger = createLogger('info', sink);
-  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), runSubproblem: (task) => pool().run(task), ...overrides });
+  const { store, key } = sharedStore();
+  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), runSubproblem: (task) => pool().run(task), store, secret: TEST_SECRET, ...overrides });
+  const agent = supertest.agent(app.callback());
+  agent.set('Authorization', `Bearer ${key}`);
   return {
     app,
-    request: supertest(app.callback()),
+    request: agent,
+    anonymous: supertest(app.callback()),
+    key,
     logText: () => chunks.join(''),
     logs: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
   };

@@ -55,14 +55,14 @@ describe('error model (RFC 9457 problem+json)', () => {
   });
 
   it('accepts a gzip-encoded JSON body, and refuses a corrupt one with 400', async () => {
-    const { app } = testApp();
+    const { app, key } = testApp();
     const server = createServer(app.callback()).listen(0);
     try {
       const port = (server.address() as { port: number }).port;
-      const ok = await rawPost(port, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [gzipSync(JSON.stringify(fixture('requests/festival-small.json')))]);
+      const ok = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [gzipSync(JSON.stringify(fixture('requests/festival-small.json')))]);
       expect(ok.status).to.equal(200);
       expect(ok.body.valid).to.equal(true);
-      const bad = await rawPost(port, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [Buffer.from('{"not": "gzip"}')]);
+      const bad = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [Buffer.from('{"not": "gzip"}')]);
       expect(bad.status).to.equal(400);
       expect(bad.body.type).to.equal('/problems/invalid-json');
       expect(bad.body.detail).to.match(/^The body could not be decompressed/);
@@ -94,12 +94,12 @@ describe('error model (RFC 9457 problem+json)', () => {
   });
 
   it('413 when a chunked body without Content-Length runs over the limit', async () => {
-    const { app } = testApp({ MAX_JSON_BODY_BYTES: '1kB' });
+    const { app, key } = testApp({ MAX_JSON_BODY_BYTES: '1kB' });
     const server = createServer(app.callback()).listen(0);
     try {
       const port = (server.address() as { port: number }).port;
       const chunks = [`{"volunteers": [${'"x",'.repeat(400)}`, '"x"], "unassigned_shifts": []}'];
-      const res = await rawPost(port, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, chunks);
+      const res = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, chunks);
       expect(res.status).to.equal(413);
       expect(res.body.type).to.equal('/problems/payload-too-large');
       expect(res.body.limit.name).to.equal('MAX_JSON_BODY_BYTES');
@@ -202,18 +202,21 @@ describe('error model (RFC 9457 problem+json)', () => {
   });
 
   describe('logs', () => {
-    it('write one JSON access line per request without body, query string or Authorization', async () => {
+    it('write one JSON access line per request without body, query string or key', async () => {
       const t = testApp();
       const body = fixture<Record<string, any>>('requests/festival-small.json');
       body.volunteers[0].name = 'Very Private Person';
-      await t.request.post('/api/validate?key=abc.def').set('Authorization', 'Bearer user1.SIGNATURE_SECRET').send(body);
+      await t.request.post('/api/validate?debug=true').send(body);
+      const leaked = await t.anonymous.post('/api/validate?key=abc.SECRETINQUERY').send(body);
+      expect(leaked.status).to.equal(401);
       const text = t.logText();
       expect(text).to.not.include('Very Private Person');
-      expect(text).to.not.include('SIGNATURE_SECRET');
-      expect(text).to.not.include('abc.def');
+      expect(text).to.not.include(t.key.split('.')[1]!);
+      expect(text).to.not.include('SECRETINQUERY');
       const access = t.logs().filter((l) => l.msg === 'request');
-      expect(access).to.have.length(1);
+      expect(access).to.have.length(2);
       expect(access[0]).to.include({ method: 'POST', path: '/api/validate', status: 200 });
+      expect(access[1]).to.include({ method: 'POST', path: '/api/validate', status: 401 });
       expect(access[0]!.request_id).to.be.a('string');
     });
   });

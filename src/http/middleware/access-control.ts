@@ -1,0 +1,104 @@
+// Authentication, quota and usage history for every /api route (CONTRACT.md sections 6-7).
+// Keys are read only from the Authorization header; each kind of failure gets its own 401
+// detail. Counted endpoints consume the daily quota atomically before they run; every
+// authenticated response carries RateLimit-* headers; every authenticated call is recorded
+// in the history after the response, without ever failing or delaying it.
+import type { Context, Middleware } from 'koa';
+import { parseKey, sign, signatureMatches } from '../../auth/api-keys.js';
+import { isoSeconds, periodOf } from '../../auth/quota-period.js';
+import type { Logger } from '../../logging/logger.js';
+import type { KeyRecord, KeyStore } from '../../store/key-store.js';
+import { ProblemError } from '../problems.js';
+
+export interface AccessDeps {
+  store: KeyStore;
+  secret: string;
+  clock: () => Date;
+  logger: Logger;
+  /** History writes under way (tests and shutdown wait for them). */
+  pending?: Set<Promise<void>>;
+}
+
+export interface AuthState {
+  user: KeyRecord;
+}
+
+const COUNTED = new Set(['/api/schedule', '/api/schedule/csv', '/api/validate']);
+const KEY_QUERY = ['key', 'api_key', 'apikey', 'access_token', 'token'];
+const KEY_HEADERS = ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token'];
+const V1_NOTE = 'Keys from version 1.0 are not accepted: request a new key from the operator.';
+
+function unauthorized(detail: string): ProblemError {
+  return new ProblemError('unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer realm="volunteer-scheduler", error="invalid_token"' } });
+}
+
+async function authenticate(ctx: Context, deps: AccessDeps): Promise<KeyRecord> {
+  const inQuery = KEY_QUERY.filter((k) => ctx.query[k] !== undefined);
+  const inHeader = KEY_HEADERS.filter((h) => ctx.get(h) !== '');
+  if (inQuery.length > 0 || inHeader.length > 0) {
+    const where = [...inQuery.map((k) => `query parameter '${k}'`), ...inHeader.map((h) => `header '${h}'`)].join(' and ');
+    throw unauthorized(`A key was sent in the ${where}; keys are only read from the Authorization header (Authorization: Bearer <user_id>.<signature>). Do not send keys in URLs: they end up in logs.`);
+  }
+  const header = ctx.get('Authorization');
+  if (header === '') throw unauthorized('The Authorization header is missing; send Authorization: Bearer <user_id>.<signature>.');
+  const match = /^Bearer[ ]+(\S*)\s*$/i.exec(header);
+  if (!match) throw unauthorized(`The Authorization header is not a Bearer key; send Authorization: Bearer <user_id>.<signature> (found the scheme '${header.split(' ')[0]!.slice(0, 20)}').`);
+  const parsed = parseKey(match[1]!);
+  if (!parsed.ok) throw unauthorized(`The key is malformed: a key is <user_id>.<signature>, both parts required, the signature 43 characters; check it was not cut short. ${V1_NOTE}`);
+  const record = await deps.store.find(parsed.userId);
+  if (!record) throw unauthorized(`No key was issued for user '${parsed.userId}'. ${V1_NOTE}`);
+  if (!signatureMatches(sign(deps.secret, record.userId, record.nonce), parsed.signature)) {
+    throw unauthorized(`The key's signature is not valid for user '${parsed.userId}': it may be an older key replaced by a newer one, or altered. ${V1_NOTE}`);
+  }
+  if (record.revokedAt !== null) throw unauthorized(`The key of user '${parsed.userId}' was revoked on ${record.revokedAt}; ask the operator for a new key.`);
+  return record;
+}
+
+export function accessControl(deps: AccessDeps): Middleware {
+  return async (ctx, next) => {
+    const user = await authenticate(ctx, deps);
+    ctx.state.user = user;
+    const started = process.hrtime.bigint();
+    const now = deps.clock();
+    const period = periodOf(now);
+    const limitHeaders = (remaining: number): void => {
+      ctx.set('RateLimit-Limit', String(user.quota));
+      ctx.set('RateLimit-Remaining', String(Math.max(0, remaining)));
+      ctx.set('RateLimit-Reset', String(period.secondsLeft));
+    };
+    let status = 500;
+    try {
+      if (COUNTED.has(ctx.path)) {
+        const count = await deps.store.consume(user.userId, period.key, user.quota);
+        if (count === undefined) {
+          limitHeaders(0);
+          throw new ProblemError('quota-exceeded', `The daily quota of ${user.quota} requests is used up; it resets at ${isoSeconds(period.end)} (in ${period.secondsLeft} seconds).`, {
+            headers: { 'Retry-After': String(period.secondsLeft) },
+          });
+        }
+        limitHeaders(user.quota - count);
+      } else {
+        limitHeaders(user.quota - (await deps.store.count(user.userId, period.key)));
+      }
+      await next();
+      status = ctx.status;
+    } catch (e) {
+      const err = e as { status?: number; httpCode?: number };
+      status = e instanceof ProblemError ? e.status : (err.status ?? err.httpCode ?? 500);
+      throw e;
+    } finally {
+      // After the response is decided: record the call without delaying or failing it.
+      const entry = {
+        timestamp: now.toISOString(),
+        method: ctx.method,
+        endpoint: ctx.path,
+        status,
+        duration_ms: Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 100) / 100,
+        request_id: ctx.state.requestId,
+      };
+      const write = deps.store.record(user.userId, entry).catch((err: unknown) => deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed'));
+      deps.pending?.add(write);
+      void write.finally(() => deps.pending?.delete(write));
+    }
+  };
+}

@@ -1,0 +1,142 @@
+// The repository for keys, quotas and usage history: the only code that talks to the
+// database. Every instance sharing the database sees the same state; nothing another
+// instance would need is kept in memory. Quota counting is one conditional upsert, so N
+// concurrent requests against a quota of Q let exactly min(N, Q) through.
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { migrate, openDatabase, type StoreDatabase } from './database.js';
+
+export interface KeyRecord {
+  userId: string;
+  name: string;
+  description: string;
+  nonce: string;
+  quota: number;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface HistoryEntry {
+  timestamp: string;
+  method: string;
+  endpoint: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+}
+
+export class KeyStore {
+  private constructor(private readonly store: StoreDatabase) {}
+
+  static async open(url: string): Promise<KeyStore> {
+    const store = openDatabase(url);
+    try {
+      await migrate(store);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    return new KeyStore(store);
+  }
+
+  get dialect(): StoreDatabase['dialect'] {
+    return this.store.dialect;
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+
+  /** Is the database reachable? */
+  async ping(): Promise<boolean> {
+    try {
+      await sql`select 1`.execute(this.store.db);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The service secret kept in the database: generated once; every instance reads the same. */
+  async sharedSecret(): Promise<string> {
+    const db = this.store.db;
+    await db.insertInto('settings').values({ key: 'hmac_secret', value: randomBytes(48).toString('base64url') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    const row = await db.selectFrom('settings').select('value').where('key', '=', 'hmac_secret').executeTakeFirstOrThrow();
+    return row.value;
+  }
+
+  /** Issues (or re-issues) the key of a user: a fresh nonce invalidates any earlier key. */
+  async issue(userId: string, name: string, description: string, quota: number, now: Date): Promise<KeyRecord> {
+    const record = { user_id: userId, name, description, nonce: randomBytes(24).toString('base64url'), quota, created_at: now.toISOString(), revoked_at: null };
+    await this.store.db
+      .insertInto('api_keys')
+      .values(record)
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ name, description, nonce: record.nonce, quota, created_at: record.created_at, revoked_at: null }))
+      .execute();
+    return toRecord(record);
+  }
+
+  async revoke(userId: string, now: Date): Promise<boolean> {
+    const r = await this.store.db.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async setQuota(userId: string, quota: number): Promise<boolean> {
+    const r = await this.store.db.updateTable('api_keys').set({ quota }).where('user_id', '=', userId).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async find(userId: string): Promise<KeyRecord | undefined> {
+    const row = await this.store.db.selectFrom('api_keys').selectAll().where('user_id', '=', userId).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async list(): Promise<KeyRecord[]> {
+    const rows = await this.store.db.selectFrom('api_keys').selectAll().orderBy('user_id').execute();
+    return rows.map(toRecord);
+  }
+
+  /**
+   * Counts one request in the period if the count is under the quota, atomically (one
+   * conditional upsert). Returns the count after it, or undefined when the quota is used up.
+   */
+  async consume(userId: string, period: string, quota: number): Promise<number | undefined> {
+    if (quota <= 0) return undefined;
+    const row = await this.store.db
+      .insertInto('usage_counters')
+      .values({ user_id: userId, period, count: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'period'])
+          .doUpdateSet({ count: sql<number>`usage_counters.count + 1` })
+          .where(sql<boolean>`usage_counters.count < ${quota}`),
+      )
+      .returning('count')
+      .executeTakeFirst();
+    return row ? Number(row.count) : undefined;
+  }
+
+  async count(userId: string, period: string): Promise<number> {
+    const row = await this.store.db.selectFrom('usage_counters').select('count').where('user_id', '=', userId).where('period', '=', period).executeTakeFirst();
+    return row ? Number(row.count) : 0;
+  }
+
+  async record(userId: string, entry: HistoryEntry): Promise<void> {
+    await this.store.db.insertInto('usage_history').values({ user_id: userId, ...entry }).execute();
+  }
+
+  async history(userId: string, limit: number): Promise<HistoryEntry[]> {
+    const rows = await this.store.db
+      .selectFrom('usage_history')
+      .select(['timestamp', 'method', 'endpoint', 'status', 'duration_ms', 'request_id'])
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ ...r, status: Number(r.status), duration_ms: Number(r.duration_ms) }));
+  }
+}
+
+function toRecord(row: { user_id: string; name: string; description: string; nonce: string; quota: number; created_at: string; revoked_at: string | null }): KeyRecord {
+  return { userId: row.user_id, name: row.name, description: row.description, nonce: row.nonce, quota: Number(row.quota), createdAt: row.created_at, revokedAt: row.revoked_at };
+}
