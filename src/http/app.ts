@@ -17,6 +17,9 @@ import type { SubproblemRunner } from '../engine/schedule.js';
 import type { KeyStore } from '../store/key-store.js';
 import { accessControl } from './middleware/access-control.js';
 import { usageRoutes } from './routes/usage.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { operationsRoutes, type ReadinessChecks } from './routes/operations.js';
+import type { PoolStats } from '../engine/pool/solver-pool.js';
 import { problemResponder } from './middleware/problem-responder.js';
 import { requestContext } from './middleware/request-context.js';
 import { ProblemError } from './problems.js';
@@ -41,6 +44,9 @@ export interface AppDeps {
   pendingWrites?: Set<Promise<void>>;
   /** Runs before every /api route instead of the default authentication and quota. */
   apiGuard?: Middleware;
+  /** The solver pool's load and readiness, for /metrics and /readyz. */
+  pool?: { stats(): PoolStats; isReady(): boolean };
+  metrics?: Metrics;
 }
 
 /** The routers answer an unknown path or method with a bare status; give it a problem body. */
@@ -62,18 +68,29 @@ export function createApp(deps: AppDeps): Koa {
   // Errors are answered by problemResponder; Koa's own handler must stay silent.
   app.silent = true;
 
+  const metrics = deps.metrics ?? createMetrics(deps.pool ? () => deps.pool!.stats() : undefined);
+  const readiness: ReadinessChecks = { database: () => deps.store.ping(), solverPool: () => deps.pool?.isReady() ?? true };
   const publicRouter = new Router();
   problemRoutes(publicRouter);
+  operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas });
 
   const apiRouter = new Router();
   const clock = deps.clock ?? ((): Date => new Date());
-  apiRouter.use(deps.apiGuard ?? accessControl({ store: deps.store, secret: deps.secret, clock, logger: deps.logger, ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}) }));
+  apiRouter.use(deps.apiGuard ?? accessControl({ store: deps.store, secret: deps.secret, clock, logger: deps.logger, metrics, ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}) }));
   validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
-  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
-  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem });
+  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics });
+  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics });
   usageRoutes(apiRouter, { store: deps.store, clock });
 
-  app.use(requestContext(deps.logger));
+  // Label metrics by route pattern: the first route (not middleware) whose path matches.
+  const routeOf = (method: string, path: string): string => {
+    for (const router of [publicRouter, apiRouter]) {
+      const layer = router.match(path, method).path.find((l) => l.methods.length > 0);
+      if (layer) return String(layer.path);
+    }
+    return 'unmatched';
+  };
+  app.use(requestContext(deps.logger, metrics, routeOf));
   app.use(problemResponder(deps.logger));
   app.use(emptyStatus);
   for (const router of [publicRouter, apiRouter]) {

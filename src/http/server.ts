@@ -24,7 +24,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const pool = new SolverPool({ size: config.solverWorkers });
   await pool.ready();
   const pendingWrites = new Set<Promise<void>>();
-  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites });
+  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites, pool });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

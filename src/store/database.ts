@@ -30,6 +30,10 @@ export function openDatabase(url: string): StoreDatabase {
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle connection the server drops (a restart, a failover) is reported here; without a
+  // listener it would crash the process. The pool replaces it; the next query that cannot
+  // connect fails and is answered as such.
+  pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -74,7 +74,7 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
   });
   const logger = createLogger('info', sink);
   const { store, key } = sharedStore();
-  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), runSubproblem: (task) => pool().run(task), store, secret: TEST_SECRET, ...overrides });
+  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), runSubproblem: (task) => pool().run(task), store, secret: TEST_SECRET, pool: pool(), ...overrides });
   const agent = supertest.agent(app.callback());
   agent.set('Authorization', `Bearer ${key}`);
   return {

@@ -31,10 +31,20 @@ export async function postgresDatabase(): Promise<TestDatabase> {
     name: 'postgres',
     url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${db} with (force)`);
-      await c.end();
+      for (let attempt = 1; ; attempt++) {
+        const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+        c.on('error', () => {});
+        try {
+          await c.connect();
+          await c.query(`drop database if exists ${db} with (force)`);
+          return;
+        } catch (e) {
+          if (attempt >= 5) throw e;
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+        } finally {
+          await c.end().catch(() => {});
+        }
+      }
     },
   };
 }

@@ -54,6 +54,11 @@ export class SolverPool {
     return { size: this.slots.length, busy: this.slots.filter((s) => s.job).length, queued: this.queue.length };
   }
 
+  /** True when every worker has loaded its solver. */
+  isReady(): boolean {
+    return !this.closed && this.slots.length > 0 && this.slots.every((s) => s.ready);
+  }
+
   /** Resolves once every worker has loaded its solver. */
   async ready(): Promise<void> {
     while (this.slots.some((s) => !s.ready)) await new Promise((r) => setTimeout(r, 10));

@@ -9,12 +9,14 @@ import { isoSeconds, periodOf } from '../../auth/quota-period.js';
 import type { Logger } from '../../logging/logger.js';
 import type { KeyRecord, KeyStore } from '../../store/key-store.js';
 import { ProblemError } from '../problems.js';
+import type { Metrics } from '../metrics.js';
 
 export interface AccessDeps {
   store: KeyStore;
   secret: string;
   clock: () => Date;
   logger: Logger;
+  metrics?: Metrics;
   /** History writes under way (tests and shutdown wait for them). */
   pending?: Set<Promise<void>>;
 }
@@ -72,6 +74,7 @@ export function accessControl(deps: AccessDeps): Middleware {
         const count = await deps.store.consume(user.userId, period.key, user.quota);
         if (count === undefined) {
           limitHeaders(0);
+          deps.metrics?.quotaRejections.inc();
           throw new ProblemError('quota-exceeded', `The daily quota of ${user.quota} requests is used up; it resets at ${isoSeconds(period.end)} (in ${period.secondsLeft} seconds).`, {
             headers: { 'Retry-After': String(period.secondsLeft) },
           });

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logging/logger.js';
+import type { Metrics } from '../metrics.js';
 
 export const API_VERSION = '2.1';
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -15,7 +16,10 @@ declare module 'koa' {
   }
 }
 
-export function requestContext(logger: Logger): Middleware {
+/** The route pattern a request matches, or 'unmatched'. */
+export type RouteLabel = (method: string, path: string) => string;
+
+export function requestContext(logger: Logger, metrics?: Metrics, routeOf: RouteLabel = () => 'unmatched'): Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('X-Request-Id');
@@ -30,6 +34,8 @@ export function requestContext(logger: Logger): Middleware {
       ctx.set('X-Request-Id', requestId);
       ctx.set('API-Version', API_VERSION);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      // The route pattern (never the raw path) keeps the metric's labels few.
+      metrics?.requests.inc({ route: routeOf(ctx.method, ctx.path), method: ctx.method, status: String(ctx.status) });
       logger.info(
         { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 },
         'request',

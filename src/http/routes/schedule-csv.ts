@@ -15,6 +15,7 @@ import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { scheduleCsv } from '../../schedule-service.js';
 import type { CsvError } from '../../types/schema-types.js';
 import { overLimit, ProblemError } from '../problems.js';
+import type { Metrics } from '../metrics.js';
 import { parseScheduleQuery } from './schedule.js';
 
 interface UploadedFile {
@@ -46,7 +47,7 @@ async function receive(ctx: Context, dir: string, maxBytes: number): Promise<voi
   }
 }
 
-export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner }): void {
+export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics }): void {
   router.post('/api/schedule/csv', async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     if (!ctx.is('multipart/form-data')) {
@@ -54,6 +55,8 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
       throw new ProblemError('unsupported-media-type', `This endpoint takes multipart/form-data with file parts volunteers and shifts (curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv); the request sent ${sent}.`);
     }
     const dir = await mkdtemp(join(tmpdir(), UPLOAD_PREFIX));
+    const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule/csv' });
+    let status = 'error';
     try {
       await receive(ctx, dir, deps.config.limits.maxCsvFileBytes);
       const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
@@ -79,7 +82,9 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
       const answer = await scheduleCsv(bytes.volunteers, bytes.shifts, zone, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
       ctx.type = 'application/json';
       ctx.body = answer.json;
+      status = 'ok';
     } finally {
+      timer?.({ status });
       await rm(dir, { recursive: true, force: true });
     }
   });

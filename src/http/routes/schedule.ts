@@ -10,6 +10,7 @@ import type { SubproblemRunner } from '../../engine/schedule.js';
 import type { FieldError, Warning } from '../../types/schema-types.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { ProblemError } from '../problems.js';
+import type { Metrics } from '../metrics.js';
 
 const OPTIONS = ['debug', 'time_limit', 'solver'];
 
@@ -62,11 +63,18 @@ export function parseScheduleQuery(query: ParsedUrlQuery, config: Config): Sched
   return { backend, timeLimitS, debug, warnings };
 }
 
-export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner }): void {
+export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics }): void {
   router.post('/api/schedule', jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
-    const answer = await scheduleRequest(ctx.request.body, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
-    ctx.type = 'application/json';
-    ctx.body = answer.json;
+    const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule' });
+    let status = 'error';
+    try {
+      const answer = await scheduleRequest(ctx.request.body, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
+      status = 'ok';
+      ctx.type = 'application/json';
+      ctx.body = answer.json;
+    } finally {
+      timer?.({ status });
+    }
   });
 }
