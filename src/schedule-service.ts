@@ -2,10 +2,10 @@
 // and the result (with diagnostics when asked). Shared by POST /api/schedule and the CLI, and
 // by the CSV endpoint once its files are parsed into the same request.
 import type { Limits } from './config/config.js';
-import { invalidRequest, plural, ProblemError } from './http/problems.js';
+import { invalidRequest, overLimit, plural, ProblemError } from './http/problems.js';
 import { isTimeZone, readCsvRequest } from './input/csv.js';
 import { enforceCountLimits } from './http/request-limits.js';
-import { normalizeRequest } from './input/problem.js';
+import { normalizeRequest, type Problem } from './input/problem.js';
 import type { SchemaRegistry } from './input/schema-registry.js';
 import { validateScheduleRequest } from './input/validate-request.js';
 import type { BackendName } from './engine/backends/backend.js';
@@ -40,6 +40,7 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
   const validation = validateScheduleRequest(body, deps.schemas);
   if (!validation.valid) throw invalidRequest(validation.errors, validation.warnings);
   const problem = normalizeRequest(body as ScheduleRequest);
+  enforcePairLimit(problem, deps.limits);
   const parseMs = performance.now() - started;
   const warnings = [...(call.warnings ?? []), ...validation.warnings];
   const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug, lanes: deps.lanes ?? 1 }, deps.runSubproblem);
@@ -65,6 +66,18 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
 }
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
+
+/** The engine's model has a variable per (volunteer, shift) pair of a group: bound its size. */
+function enforcePairLimit(problem: Problem, limits: Limits): void {
+  const members = new Map<string, number>();
+  for (const v of problem.volunteers) members.set(v.group, (members.get(v.group) ?? 0) + 1);
+  let pairs = 0;
+  for (const s of problem.shifts) for (const [group, n] of s.required) if (n > 0) pairs += members.get(group) ?? 0;
+  if (pairs > limits.maxCandidatePairs) {
+    const problemError = overLimit('The number of (volunteer, shift) pairs of the same group', pairs.toLocaleString('en-US'), 'MAX_CANDIDATE_PAIRS', limits.maxCandidatePairs, 'pairs');
+    throw new ProblemError('payload-too-large', `${problemError.detail} Split the request by date range or by group.`, problemError.extras);
+  }
+}
 
 /** A schedule from the two CSV exports: read into the same request, then scheduleRequest. */
 export async function scheduleCsv(volunteers: Buffer, shifts: Buffer, timezone: string, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {

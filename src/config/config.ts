@@ -12,6 +12,8 @@ export interface Limits {
   maxVolunteers: number;
   maxShifts: number;
   maxLockedAssignments: number;
+  /** Most (volunteer, shift) pairs the engine considers in one request (memory and time bound). */
+  maxCandidatePairs: number;
 }
 
 export interface Config {
@@ -60,6 +62,7 @@ export const settings: readonly Setting[] = [
   { name: 'MAX_VOLUNTEERS', default: '10000', description: 'Most volunteers in one request.' },
   { name: 'MAX_SHIFTS', default: '10000', description: 'Most shifts in one request.' },
   { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request.' },
+  { name: 'MAX_CANDIDATE_PAIRS', default: '5000000', description: 'Most (volunteer, shift) pairs of the same group in one request: the size of the engine\'s model, which bounds its memory and time.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
 ];
 
@@ -167,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxVolunteers: r.integer('MAX_VOLUNTEERS', 10_000, 1, 1_000_000),
       maxShifts: r.integer('MAX_SHIFTS', 10_000, 1, 1_000_000),
       maxLockedAssignments: r.integer('MAX_LOCKED_ASSIGNMENTS', 50_000, 0, 10_000_000),
+      maxCandidatePairs: r.integer('MAX_CANDIDATE_PAIRS', 5_000_000, 1, 100_000_000),
     },
     logLevel: logLevel as LogLevel,
   };

@@ -107,6 +107,13 @@ describe('POST /api/schedule', function () {
     expect(res.body.limit).to.deep.equal({ name: 'MAX_SHIFTS', value: 2 });
   });
 
+  it('413 when the model would have more (volunteer, shift) pairs than MAX_CANDIDATE_PAIRS', async () => {
+    const res = await testApp({ MAX_CANDIDATE_PAIRS: '5' }).request.post('/api/schedule').send(request());
+    expect(res.status).to.equal(413);
+    expect(res.body.limit).to.deep.equal({ name: 'MAX_CANDIDATE_PAIRS', value: 5 });
+    expect(res.body.detail).to.equal('The number of (volunteer, shift) pairs of the same group is 8; the limit is 5 pairs (MAX_CANDIDATE_PAIRS). Split the request by date range or by group.');
+  });
+
   it('takes only POST', async () => {
     const res = await testApp().request.get('/api/schedule');
     expect(res.status).to.equal(405);
