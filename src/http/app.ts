@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps): Koa {
   validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
   scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics });
   scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics });
-  usageRoutes(apiRouter, { store: deps.store, clock });
+  usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
 
   // Label metrics by route pattern: the first route (not middleware) whose path matches.
   const routeOf = (method: string, path: string): string => {

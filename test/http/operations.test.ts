@@ -40,6 +40,20 @@ describe('operations endpoints', function () {
     expect(starting.body.detail).to.equal('Not ready: solver_pool starting.');
   });
 
+  it('answers 503 with Retry-After, not 500, when the database cannot be reached', async () => {
+    const down = Object.create(sharedStore().store) as KeyStore;
+    down.find = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    };
+    const t = testApp({}, { store: down });
+    const res = await t.request.post('/api/validate').send({ volunteers: [], unassigned_shifts: [] });
+    expect(res.status).to.equal(503);
+    expect(res.body.type).to.equal('/problems/overloaded');
+    expect(res.headers['retry-after']).to.equal('5');
+    expect(JSON.stringify(res.body)).to.not.include('ECONNREFUSED');
+    expect(t.logs().find((l) => l.msg === 'database unavailable')?.request_id).to.equal(res.body.request_id);
+  });
+
   it('GET /metrics changes as requests are made', async () => {
     const t = testApp();
     const before = (await t.anonymous.get('/metrics')).text;

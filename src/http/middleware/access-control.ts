@@ -30,6 +30,16 @@ const KEY_QUERY = ['key', 'api_key', 'apikey', 'access_token', 'token'];
 const KEY_HEADERS = ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token'];
 const V1_NOTE = 'Keys from version 1.0 are not accepted: request a new key from the operator.';
 
+/** A store call; when the database cannot answer, 503 (retry shortly), never a 500. */
+export async function fromStore<T>(deps: Pick<AccessDeps, 'logger'>, requestId: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    deps.logger.error({ request_id: requestId, err }, 'database unavailable');
+    throw new ProblemError('overloaded', 'The database behind keys and quotas cannot be reached right now; retry in a few seconds.', { headers: { 'Retry-After': '5' } });
+  }
+}
+
 function unauthorized(detail: string): ProblemError {
   return new ProblemError('unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer realm="volunteer-scheduler", error="invalid_token"' } });
 }
@@ -47,7 +57,7 @@ async function authenticate(ctx: Context, deps: AccessDeps): Promise<KeyRecord> 
   if (!match) throw unauthorized(`The Authorization header is not a Bearer key; send Authorization: Bearer <user_id>.<signature> (found the scheme '${header.split(' ')[0]!.slice(0, 20)}').`);
   const parsed = parseKey(match[1]!);
   if (!parsed.ok) throw unauthorized(`The key is malformed: a key is <user_id>.<signature>, both parts required, the signature 43 characters; check it was not cut short. ${V1_NOTE}`);
-  const record = await deps.store.find(parsed.userId);
+  const record = await fromStore(deps, ctx.state.requestId, () => deps.store.find(parsed.userId));
   if (!record) throw unauthorized(`No key was issued for user '${parsed.userId}'. ${V1_NOTE}`);
   if (!signatureMatches(sign(deps.secret, record.userId, record.nonce), parsed.signature)) {
     throw unauthorized(`The key's signature is not valid for user '${parsed.userId}': it may be an older key replaced by a newer one, or altered. ${V1_NOTE}`);
@@ -71,7 +81,7 @@ export function accessControl(deps: AccessDeps): Middleware {
     let status = 500;
     try {
       if (COUNTED.has(ctx.path)) {
-        const count = await deps.store.consume(user.userId, period.key, user.quota);
+        const count = await fromStore(deps, ctx.state.requestId, () => deps.store.consume(user.userId, period.key, user.quota));
         if (count === undefined) {
           limitHeaders(0);
           deps.metrics?.quotaRejections.inc();
@@ -81,7 +91,7 @@ export function accessControl(deps: AccessDeps): Middleware {
         }
         limitHeaders(user.quota - count);
       } else {
-        limitHeaders(user.quota - (await deps.store.count(user.userId, period.key)));
+        limitHeaders(user.quota - (await fromStore(deps, ctx.state.requestId, () => deps.store.count(user.userId, period.key))));
       }
       await next();
       status = ctx.status;

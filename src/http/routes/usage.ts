@@ -6,8 +6,10 @@ import { isoSeconds, periodOf } from '../../auth/quota-period.js';
 import type { KeyRecord, KeyStore } from '../../store/key-store.js';
 import type { UsageResult } from '../../types/schema-types.js';
 import { ProblemError } from '../problems.js';
+import { fromStore } from '../middleware/access-control.js';
+import type { Logger } from '../../logging/logger.js';
 
-export function usageRoutes(router: Router, deps: { store: KeyStore; clock: () => Date }): void {
+export function usageRoutes(router: Router, deps: { store: KeyStore; clock: () => Date; logger: Logger }): void {
   router.get('/api/usage', async (ctx) => {
     for (const name of Object.keys(ctx.query)) {
       if (name !== 'limit') throw new ProblemError('invalid-request', `query parameter ${name} is not known; the only option is limit=1..1000.`, { errors: [{ pointer: '', code: 'unknown_parameter', message: `query parameter ${name} is not known; the only option is limit=1..1000.` }] });
@@ -23,14 +25,15 @@ export function usageRoutes(router: Router, deps: { store: KeyStore; clock: () =
     }
     const user = ctx.state.user as KeyRecord;
     const period = periodOf(deps.clock());
-    const used = await deps.store.count(user.userId, period.key);
+    const used = await fromStore(deps, ctx.state.requestId, () => deps.store.count(user.userId, period.key));
+    const history = await fromStore(deps, ctx.state.requestId, () => deps.store.history(user.userId, limit));
     const body: UsageResult = {
       quota: user.quota,
       usage_count: used,
       remaining: Math.max(0, user.quota - used),
       period_start: isoSeconds(period.start),
       resets_at: isoSeconds(period.end),
-      history: (await deps.store.history(user.userId, limit)) as UsageResult['history'],
+      history: history as UsageResult['history'],
     };
     ctx.body = body;
   });
