@@ -94,7 +94,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
 
   // Staffing: full_s may be 1 only when every slot of the shift is filled.
   const fullCol = new Int32Array(sub.shifts.length).fill(-1);
-  sub.shifts.forEach((s, si) => {
+  sub.shifts.forEach((_, si) => {
     if (p.demand[si] === 0 || p.byShift[si]!.length < p.demand[si]!) return;
     const col = m.addCol(`full_${sName(si)}`, 0, 1, true);
     fullCol[si] = col;

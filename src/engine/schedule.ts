@@ -51,16 +51,18 @@ export interface EngineOutput {
 }
 
 /** When a worker is lost, the greedy fill in this thread still gives an answer. */
-function fallback(sub: Subproblem, outcome: Extract<PoolOutcome, { kind: 'lost' }>, task: SolveTask): SubproblemResult {
+function fallback(sub: Subproblem, outcome: Extract<PoolOutcome, { kind: 'lost' }>): SubproblemResult {
   const greedy = solveSubproblem(sub, { deadline: 0 });
-  const assignments = outcome.incumbent && outcome.incumbent.length > greedy.assignments.length ? outcome.incumbent : greedy.assignments;
+  const useIncumbent = outcome.incumbent !== undefined && outcome.incumbent.length > greedy.assignments.length;
+  const assignments = useIncumbent ? outcome.incumbent! : greedy.assignments;
   const diagnostics: SubproblemDiagnostics = {
     ...greedy.diagnostics,
     filled: assignments.length,
     status: 'feasible',
     phases: [...greedy.diagnostics.phases.filter((ph) => ph.name === 'greedy'), { name: 'coverage', status: 'error', objective: null, bound: null, gap: null, ms: 0, note: outcome.reason }],
   };
-  return { ...greedy, assignments, status: 'feasible', filled: assignments.length, diagnostics };
+  // Suggestions were checked against the greedy schedule: they do not hold for another one.
+  return { ...greedy, assignments, status: 'feasible', filled: assignments.length, suggestions: useIncumbent ? [] : greedy.suggestions, diagnostics };
 }
 
 export async function scheduleProblem(problem: Problem, warnings: Warning[], options: ScheduleOptions, run: SubproblemRunner): Promise<EngineOutput> {
@@ -87,7 +89,7 @@ export async function scheduleProblem(problem: Problem, warnings: Warning[], opt
       unstarted -= weight[i]!;
       const task: SolveTask = { sub: subs[i]!, backend: options.backend, deadline, budgetMs, debugLp: options.debug === 'lp', maxMipPairs: options.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
       const outcome = await run(task);
-      results[i] = outcome.kind === 'done' ? outcome.result : fallback(subs[i]!, outcome, task);
+      results[i] = outcome.kind === 'done' ? outcome.result : fallback(subs[i]!, outcome);
     }
   };
   await Promise.all(Array.from({ length: Math.min(lanes, subs.length) }, lane));

@@ -44,7 +44,7 @@ export class SolverPool {
   private readonly graceMs: number;
   private readonly workerUrl: URL;
 
-  constructor(private readonly options: PoolOptions) {
+  constructor(options: PoolOptions) {
     this.graceMs = options.graceMs ?? 2000;
     this.workerUrl = options.workerUrl ?? new URL('./solve-worker.js', import.meta.url);
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
