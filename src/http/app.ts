@@ -18,6 +18,7 @@ import type { KeyStore } from '../store/key-store.js';
 import { accessControl } from './middleware/access-control.js';
 import { usageRoutes } from './routes/usage.js';
 import { createMetrics, type Metrics } from './metrics.js';
+import { openApiDocument } from './openapi.js';
 import { operationsRoutes, type ReadinessChecks } from './routes/operations.js';
 import type { PoolStats } from '../engine/pool/solver-pool.js';
 import { problemResponder } from './middleware/problem-responder.js';
@@ -72,7 +73,7 @@ export function createApp(deps: AppDeps): Koa {
   const readiness: ReadinessChecks = { database: () => deps.store.ping(), solverPool: () => deps.pool?.isReady() ?? true };
   const publicRouter = new Router();
   problemRoutes(publicRouter);
-  operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas });
+  operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas, openapi: openApiDocument(deps.config) });
 
   const apiRouter = new Router();
   const clock = deps.clock ?? ((): Date => new Date());

@@ -149,6 +149,21 @@ export interface CurrentAssignment {
   [k: string]: unknown;
 }
 
+export interface FieldError {
+  /**
+   * RFC 6901 JSON Pointer to the offending value; for a missing property, the pointer of where it should be. The empty string is the whole body.
+   */
+  pointer: string;
+  /**
+   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, end_not_after_start, unknown_shift, unknown_volunteer.
+   */
+  code: string;
+  /**
+   * What is wrong and what would be right, in one sentence.
+   */
+  message: string;
+}
+
 export interface ProblemDetails {
   /**
    * Relative URI of the problem type, /problems/<slug>; GET on it returns a page that explains the problem.
@@ -207,24 +222,6 @@ export interface ProblemDetails {
 }
 /**
  * One thing wrong with the payload, located by a JSON Pointer.
- */
-
-export interface FieldError {
-  /**
-   * RFC 6901 JSON Pointer to the offending value; for a missing property, the pointer of where it should be. The empty string is the whole body.
-   */
-  pointer: string;
-  /**
-   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, end_not_after_start, unknown_shift, unknown_volunteer.
-   */
-  code: string;
-  /**
-   * What is wrong and what would be right, in one sentence.
-   */
-  message: string;
-}
-/**
- * One bad cell (or missing column, or unreadable file) of an uploaded CSV file.
  */
 
 export interface CsvError {

@@ -11,7 +11,11 @@ export interface ReadinessChecks {
   solverPool: () => boolean;
 }
 
-export function operationsRoutes(router: Router, deps: { metrics: Metrics; readiness: ReadinessChecks; schemas: SchemaRegistry }): void {
+export function operationsRoutes(router: Router, deps: { metrics: Metrics; readiness: ReadinessChecks; schemas: SchemaRegistry; openapi: Record<string, unknown> }): void {
+  router.get('/openapi.json', (ctx) => {
+    ctx.body = deps.openapi;
+  });
+
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });

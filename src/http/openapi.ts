@@ -1,0 +1,208 @@
+// The OpenAPI 3.1 document of the service, served at GET /openapi.json. Its schemas are the
+// files in schemas/, by $ref ("schemas/<file>", which resolves to GET /schemas/<file> next to
+// the document, and to the file on disk next to a saved copy), never copies.
+import type { Config } from '../config/config.js';
+import { problemTypes, type ProblemSlug } from './problems.js';
+
+type Json = Record<string, unknown>;
+
+const ref = (file: string, pointer = ''): Json => ({ $ref: `schemas/${file}${pointer}` });
+
+const HEADERS: Record<string, Json> = {
+  'X-Request-Id': { description: 'The request id: a well-formed incoming one ([A-Za-z0-9._:-]{1,128}) is echoed, else a new UUID. Quote it when reporting a problem.', schema: { type: 'string' } },
+  'API-Version': { description: 'The interface version the service implements.', schema: { type: 'string', const: '2.1' } },
+  'RateLimit-Limit': { description: "The key's daily quota (authenticated responses).", schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current UTC day (authenticated responses).', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the quota resets at 00:00 UTC (authenticated responses).', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+  'WWW-Authenticate': { description: 'Bearer realm="volunteer-scheduler", error="invalid_token".', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path takes.', schema: { type: 'string' } },
+};
+
+const headerRefs = (...names: string[]): Json => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+const COMMON = ['X-Request-Id', 'API-Version'];
+const LIMITED = [...COMMON, 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+function problemResponse(slugs: ProblemSlug[], extraHeaders: string[] = []): Json {
+  const first = problemTypes[slugs[0]!];
+  return {
+    description: slugs.map((s) => `${problemTypes[s].title} (/problems/${s})`).join('; '),
+    headers: headerRefs(...COMMON, ...extraHeaders),
+    content: {
+      'application/problem+json': {
+        schema: ref('problem-details.json'),
+        example: { type: `/problems/${first.slug}`, title: first.title, status: first.status, detail: first.explanation.split('. ')[0] + '.', request_id: '7f8d3c52-34a1-4b9e-9f7e-2c1f0c9d2b11' },
+      },
+    },
+  };
+}
+
+const API_ERRORS: Json = {
+  '401': problemResponse(['unauthorized'], ['WWW-Authenticate']),
+  '405': problemResponse(['method-not-allowed'], ['Allow']),
+  '429': problemResponse(['quota-exceeded'], ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+  '500': problemResponse(['internal']),
+  '503': problemResponse(['overloaded'], ['Retry-After']),
+};
+
+const SCHEDULE_QUERY = [
+  { name: 'debug', in: 'query', required: false, description: 'true adds diagnostics; lp also adds each group model as CPLEX LP text.', schema: { type: 'string', enum: ['true', 'lp', 'false'] } },
+  { name: 'time_limit', in: 'query', required: false, description: 'Solve budget in seconds (default SOLVE_TIME_LIMIT_DEFAULT); above SOLVE_TIME_LIMIT_MAX it is capped with a warning.', schema: { type: 'number', exclusiveMinimum: 0 } },
+  { name: 'solver', in: 'query', required: false, description: 'Solver backend.', schema: { type: 'string', enum: ['highs', 'jslp'], default: 'highs' } },
+];
+
+export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>): Json {
+  const scheduleOk = { description: 'The schedule.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('schedule-result.json') } } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'volunteer-scheduler',
+      version: '2.1',
+      summary: 'Assigns volunteers to shift slots: most slots filled, fair hours, locked assignments kept, every empty slot explained.',
+      description: 'Implements the volunteer shift scheduling interface 2.1. Every /api endpoint needs `Authorization: Bearer <user_id>.<signature>` and counts against a daily quota (GET /api/usage excepted). Every error is RFC 9457 problem+json.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'This service' }],
+    security: [{ bearerKey: [] }],
+    tags: [
+      { name: 'scheduling', description: 'Schedules and validation.' },
+      { name: 'account', description: 'Quota and usage of the key.' },
+      { name: 'reference', description: 'Problem types and schemas (no key).' },
+      { name: 'operations', description: 'Health, readiness and metrics (no key).' },
+    ],
+    paths: {
+      '/api/schedule': {
+        post: {
+          tags: ['scheduling'],
+          operationId: 'schedule',
+          summary: 'Schedule volunteers from JSON',
+          description: `At most ${config.limits.maxVolunteers} volunteers, ${config.limits.maxShifts} shifts, ${config.limits.maxLockedAssignments} locked assignments and ${config.limits.maxJsonBodyBytes} bytes.`,
+          parameters: SCHEDULE_QUERY,
+          requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
+          responses: {
+            '200': scheduleOk,
+            '400': problemResponse(['invalid-request', 'invalid-json']),
+            '413': problemResponse(['payload-too-large']),
+            '415': problemResponse(['unsupported-media-type']),
+            ...API_ERRORS,
+          },
+        },
+      },
+      '/api/schedule/csv': {
+        post: {
+          tags: ['scheduling'],
+          operationId: 'scheduleCsv',
+          summary: 'Schedule volunteers from two CSV exports',
+          description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start and End are wall-clock times in timezone.`,
+          parameters: SCHEDULE_QUERY,
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['volunteers', 'shifts'],
+                  properties: {
+                    volunteers: { type: 'string', contentMediaType: 'text/csv', description: 'Volunteers CSV: Name, Group, Max Hours (optional ID, Email, Phone).' },
+                    shifts: { type: 'string', contentMediaType: 'text/csv', description: 'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM), Groups ("kitchen:2, bar:1"); optional ID.' },
+                    timezone: { type: 'string', description: 'IANA time zone of Start and End.', default: 'UTC', examples: ['America/Chicago'] },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': scheduleOk,
+            '400': problemResponse(['invalid-csv', 'invalid-request']),
+            '413': problemResponse(['payload-too-large']),
+            '415': problemResponse(['unsupported-media-type']),
+            ...API_ERRORS,
+          },
+        },
+      },
+      '/api/validate': {
+        post: {
+          tags: ['scheduling'],
+          operationId: 'validate',
+          summary: 'Check a request without scheduling',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
+          responses: {
+            '200': { description: 'Every error and warning of the payload (200 whenever the body is JSON).', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('validation-result.json') } } },
+            '400': problemResponse(['invalid-json']),
+            '413': problemResponse(['payload-too-large']),
+            '415': problemResponse(['unsupported-media-type']),
+            ...API_ERRORS,
+          },
+        },
+      },
+      '/api/usage': {
+        get: {
+          tags: ['account'],
+          operationId: 'usage',
+          summary: "The key's quota and recent calls",
+          parameters: [{ name: 'limit', in: 'query', required: false, description: 'History entries to return.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } }],
+          responses: {
+            '200': { description: 'Quota, usage and history.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('usage-result.json') } } },
+            '400': problemResponse(['invalid-request']),
+            ...API_ERRORS,
+          },
+        },
+      },
+      '/problems': {
+        get: { tags: ['reference'], operationId: 'problemTypes', summary: 'Every problem type', security: [], responses: { '200': { description: 'The problem types (HTML page, or JSON when asked).', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/ProblemType' } } }, 'text/html': { schema: { type: 'string' } } } }, '405': API_ERRORS['405'] } },
+      },
+      '/problems/{slug}': {
+        get: {
+          tags: ['reference'],
+          operationId: 'problemType',
+          summary: 'What a problem type means and what to do',
+          security: [],
+          parameters: [{ name: 'slug', in: 'path', required: true, description: 'The problem type.', schema: { type: 'string', enum: Object.keys(problemTypes) } }],
+          responses: {
+            '200': { description: 'The explanation (HTML page, or JSON when asked).', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemType' } }, 'text/html': { schema: { type: 'string' } } } },
+            '404': problemResponse(['not-found']),
+          },
+        },
+      },
+      '/schemas/{file}': {
+        get: {
+          tags: ['reference'],
+          operationId: 'schemaFile',
+          summary: 'A JSON Schema file of the interface',
+          security: [],
+          parameters: [{ name: 'file', in: 'path', required: true, description: 'The file name, such as volunteer.json.', schema: { type: 'string' } }],
+          responses: { '200': { description: 'The schema, exactly as the service validates with it.', headers: headerRefs(...COMMON), content: { 'application/schema+json': { schema: { type: 'object' } } } }, '404': problemResponse(['not-found']) },
+        },
+      },
+      '/openapi.json': { get: { tags: ['reference'], operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object' } } } }, '405': API_ERRORS['405'] } } },
+      '/healthz': { get: { tags: ['operations'], operationId: 'health', summary: 'The process answers', security: [], responses: { '200': { description: 'Alive.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ok' } } } } } }, '405': API_ERRORS['405'] } } },
+      '/readyz': {
+        get: {
+          tags: ['operations'],
+          operationId: 'ready',
+          summary: 'The database answers and the solver pool is ready',
+          security: [],
+          responses: { '200': { description: 'Ready.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ready' }, checks: { type: 'object' } } } } } }, '405': API_ERRORS['405'], '503': problemResponse(['overloaded'], ['Retry-After']) },
+        },
+      },
+      '/metrics': { get: { tags: ['operations'], operationId: 'metrics', summary: 'Prometheus metrics', security: [], responses: { '200': { description: 'Prometheus text exposition format.', headers: headerRefs(...COMMON), content: { 'text/plain': { schema: { type: 'string' } } } }, '405': API_ERRORS['405'] } } },
+    },
+    components: {
+      securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer', bearerFormat: '<user_id>.<signature>', description: 'A key issued by the operator (volunteer-scheduler keys issue). Only read from the Authorization header.' } },
+      headers: HEADERS,
+      schemas: {
+        ProblemType: {
+          type: 'object',
+          description: 'A problem type of the catalog.',
+          properties: {
+            slug: { type: 'string', description: 'The slug.' },
+            type: { type: 'string', description: 'The type URI.' },
+            status: { type: 'integer', description: 'The HTTP status.' },
+            title: { type: 'string', description: 'The title.' },
+            explanation: { type: 'string', description: 'When it happens and what to do.' },
+          },
+        },
+      },
+    },
+  };
+}
