@@ -19,6 +19,7 @@ import { accessControl } from './middleware/access-control.js';
 import { usageRoutes } from './routes/usage.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { docsRoutes } from './routes/docs.js';
 import { operationsRoutes, type ReadinessChecks } from './routes/operations.js';
 import type { PoolStats } from '../engine/pool/solver-pool.js';
 import { problemResponder } from './middleware/problem-responder.js';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps): Koa {
   const publicRouter = new Router();
   problemRoutes(publicRouter);
   operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas, openapi: openApiDocument(deps.config) });
+  docsRoutes(publicRouter);
 
   const apiRouter = new Router();
   const clock = deps.clock ?? ((): Date => new Date());

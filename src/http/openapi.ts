@@ -174,6 +174,7 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           responses: { '200': { description: 'The schema, exactly as the service validates with it.', headers: headerRefs(...COMMON), content: { 'application/schema+json': { schema: { type: 'object' } } } }, '404': problemResponse(['not-found']) },
         },
       },
+      '/docs': { get: { tags: ['reference'], operationId: 'docs', summary: 'This documentation, as a page', security: [], responses: { '200': { description: 'The HTML page (Swagger UI, served locally).', headers: headerRefs(...COMMON), content: { 'text/html': { schema: { type: 'string' } } } }, '405': API_ERRORS['405'] } } },
       '/openapi.json': { get: { tags: ['reference'], operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object' } } } }, '405': API_ERRORS['405'] } } },
       '/healthz': { get: { tags: ['operations'], operationId: 'health', summary: 'The process answers', security: [], responses: { '200': { description: 'Alive.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ok' } } } } } }, '405': API_ERRORS['405'] } } },
       '/readyz': {

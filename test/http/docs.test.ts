@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { packageRoot } from '../../src/package-root.js';
+import { testApp } from '../helpers/app.js';
+
+export const SCREENSHOT = join(packageRoot, 'test-output', 'docs.png');
+
+describe('GET /docs in headless Chromium', function () {
+  this.timeout(90_000);
+  let server: Server;
+  let browser: Browser;
+  let base: string;
+
+  before(async () => {
+    server = createServer(testApp().app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    // Debian's Chromium (apt-get install chromium); .ci/run installs it when missing.
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  it('renders every endpoint from /openapi.json with assets served locally, and takes a screenshot', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    const problems: string[] = [];
+    const external: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base)) external.push(r.url());
+    });
+    await page.goto(`${base}/docs`);
+    await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+    const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
+    expect(paths).to.include.members(['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/usage', '/problems/{slug}', '/schemas/{file}', '/healthz', '/readyz', '/metrics', '/openapi.json']);
+    // The request body of POST /api/schedule comes from schemas/schedule-request.json, by $ref.
+    await page.click('#operations-scheduling-schedule .opblock-summary');
+    await page.waitForSelector('#operations-scheduling-schedule .opblock-body', { timeout: 10_000 });
+    await page.waitForFunction("document.querySelector('#operations-scheduling-schedule .opblock-body')?.textContent?.includes('unassigned_shifts')", undefined, { timeout: 20_000 });
+    await page.screenshot({ path: SCREENSHOT, fullPage: false });
+    expect(problems, problems.join('\n')).to.deep.equal([]);
+    expect(external).to.deep.equal([]);
+    expect(statSync(SCREENSHOT).size).to.be.greaterThan(20_000);
+  });
+});
