@@ -14,6 +14,7 @@ import { SolverPool } from '../engine/pool/solver-pool.js';
 import { parseScheduleQuery } from '../http/routes/schedule.js';
 import { scheduleCsv, scheduleRequest } from '../schedule-service.js';
 import type { SolveTask } from '../engine/pool/messages.js';
+import type { PoolOutcome } from '../engine/pool/solver-pool.js';
 
 export interface Io {
   out(text: string): void;
@@ -52,6 +53,7 @@ stdout. Exits 0 with a schedule, 1 when the input is invalid (the errors go to s
 a file cannot be read.
 
 Options: --time-limit SECONDS, --solver highs|jslp, --debug true|lp
+A solve longer than a second prints a progress line on stderr every second.
 `,
   validate: `Usage: volunteer-scheduler validate FILE
 
@@ -117,15 +119,72 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   };
   const input = csv ? { volunteers: readBytes(values.volunteers!), shifts: readBytes(values.shifts!) } : { body: readJson(positionals[0]!) };
   const pool = new SolverPool({ size: config.solverWorkers });
+  let progress: SolveProgress | undefined;
   try {
     await pool.ready();
-    const deps = { schemas: loadSchemas(), limits: config.limits, runSubproblem: (task: SolveTask) => pool.run(task), lanes: config.solverWorkers };
+    progress = new SolveProgress(io);
+    const runSubproblem = async (task: SolveTask): Promise<PoolOutcome> => {
+      progress?.started(task.sub.group);
+      const outcome = await pool.run(task, (assignments) => progress?.improved(task.sub.group, assignments.length));
+      progress?.finished(task.sub.group, outcome.kind === 'done' ? outcome.result.filled : (outcome.incumbent?.length ?? 0));
+      return outcome;
+    };
+    const deps = { schemas: loadSchemas(), limits: config.limits, runSubproblem, lanes: config.solverWorkers };
     const answer =
       'body' in input ? await scheduleRequest(input.body, call, deps, 2) : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', call, deps, 2);
+    progress.stop();
     io.out(`${answer.json}\n`);
     return 0;
   } finally {
+    progress?.stop();
     await pool.close();
+  }
+}
+
+/**
+ * A progress line on stderr, once a second, for solves that take longer than one: the phase,
+ * the groups done and running, and the slots filled so far by the best schedules found.
+ */
+class SolveProgress {
+  private readonly begun = Date.now();
+  private readonly best = new Map<string, number>();
+  private running = 0;
+  private done = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private printed = false;
+
+  constructor(private readonly io: Io) {
+    this.timer = setInterval(() => this.print('solving'), 1000);
+    this.timer.unref();
+  }
+
+  started(group: string): void {
+    this.running++;
+    this.best.set(group, this.best.get(group) ?? 0);
+  }
+
+  improved(group: string, filled: number): void {
+    this.best.set(group, Math.max(this.best.get(group) ?? 0, filled));
+  }
+
+  finished(group: string, filled: number): void {
+    this.running--;
+    this.done++;
+    this.best.set(group, Math.max(this.best.get(group) ?? 0, filled));
+  }
+
+  private print(phase: string): void {
+    const seconds = ((Date.now() - this.begun) / 1000).toFixed(1);
+    const filled = [...this.best.values()].reduce((a, b) => a + b, 0);
+    this.io.err(`[${seconds} s] ${phase}: ${this.done} group${this.done === 1 ? '' : 's'} done, ${this.running} running, ${filled} slots filled so far by new assignments\n`);
+    this.printed = true;
+  }
+
+  stop(): void {
+    if (!this.timer) return;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.printed) this.print('done');
   }
 }
 

@@ -132,6 +132,22 @@ describe('volunteer-scheduler schedule FILE', function () {
     expect(JSON.parse(cli.stdout)).to.deep.equal(http.body);
   });
 
+  it('prints a progress line on stderr once a second for a longer solve, and none for a quick one', async () => {
+    const { generatedInstances } = await import('../../bench/generate.js');
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const scarce = join(mkdtempSync(join(tmpdir(), 'vs-progress-')), 'scarce.json');
+    writeFileSync(scarce, JSON.stringify(generatedInstances().find((i) => i.name === 'scarce-150x400')!.request));
+    const slow = await runCli(['schedule', '--time-limit', '3', scarce]);
+    expect(slow.code, slow.stderr).to.equal(0);
+    const lines = slow.stderr.trim().split('\n');
+    expect(lines.length).to.be.greaterThan(1);
+    expect(lines[0]).to.match(/^\[1\.\d s\] solving: \d+ groups? done, \d+ running, \d+ slots filled so far by new assignments$/);
+    expect(lines.at(-1)).to.match(/^\[\d+\.\d s\] done: 4 groups done, 0 running, \d+ slots filled so far by new assignments$/);
+    const quick = await runCli(['schedule', file]);
+    expect(quick.stderr).to.equal('');
+  });
+
   it('exits 1 with the errors on stderr for an invalid request', async () => {
     const bad = request();
     bad.volunteers[0].max_hours = null;

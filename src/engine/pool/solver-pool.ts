@@ -14,6 +14,7 @@ interface Job {
   task: SolveTask;
   resolve: (outcome: PoolOutcome) => void;
   incumbent?: Array<[number, number]>;
+  onIncumbent?: (assignments: Array<[number, number]>) => void;
   timer?: NodeJS.Timeout;
 }
 
@@ -64,10 +65,11 @@ export class SolverPool {
     while (this.slots.some((s) => !s.ready)) await new Promise((r) => setTimeout(r, 10));
   }
 
-  run(task: SolveTask): Promise<PoolOutcome> {
+  /** Solves a task; `onIncumbent` hears each better schedule the worker reports on the way. */
+  run(task: SolveTask, onIncumbent?: (assignments: Array<[number, number]>) => void): Promise<PoolOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'lost', reason: 'the solver pool is closed' });
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, task, resolve });
+      this.queue.push({ id: this.nextId++, task, resolve, ...(onIncumbent ? { onIncumbent } : {}) });
       this.dispatch();
     });
   }
@@ -101,7 +103,10 @@ export class SolverPool {
     }
     const job = slot.job;
     if (!job || job.id !== message.id) return;
-    if (message.type === 'incumbent') job.incumbent = message.assignments;
+    if (message.type === 'incumbent') {
+      job.incumbent = message.assignments;
+      job.onIncumbent?.(message.assignments);
+    }
     else if (message.type === 'done') this.finish(slot, { kind: 'done', result: message.result });
     else this.finish(slot, { kind: 'lost', reason: `the solver failed: ${message.message.split('\n')[0]}`, ...(job.incumbent ? { incumbent: job.incumbent } : {}) });
   }
