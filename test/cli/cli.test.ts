@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
 import { fixture } from '../helpers/app.js';
-import { BIN, collect, runCli, type CliResult } from '../helpers/cli.js';
+import { runCli, startService } from '../helpers/cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'vs-cli-'));
 
@@ -80,18 +79,9 @@ describe('volunteer-scheduler CLI', () => {
       expect(issued.code, issued.stderr).to.equal(0);
       const key = issued.stdout.trim();
       expect(key).to.match(/^food-bank\.[A-Za-z0-9_-]{43}$/);
-      const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, cwd: packageRoot });
-      const exited = new Promise<CliResult>((resolve, reject) => collect(child, resolve, reject));
+      const service = await startService(env);
       try {
-        let out = '';
-        const port = await new Promise<number>((resolve, reject) => {
-          child.stdout.on('data', (c) => {
-            out += c;
-            const line = out.split('\n').find((l) => l.includes('"listening"'));
-            if (line) resolve((JSON.parse(line) as { port: number }).port);
-          });
-          setTimeout(() => reject(new Error(`no listening line: ${out}`)), 20000);
-        });
+        const port = service.port;
         const call = (auth?: string) =>
           fetch(`http://127.0.0.1:${port}/api/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) }, body: '{"volunteers": [], "unassigned_shifts": []}' });
         const ok = await call(`Bearer ${key}`);
@@ -99,13 +89,12 @@ describe('volunteer-scheduler CLI', () => {
         expect(ok.headers.get('api-version')).to.equal('2.1');
         expect(ok.headers.get('ratelimit-remaining')).to.equal('4');
         expect((await call()).status).to.equal(401);
-        child.kill('SIGTERM');
-        const r = await exited;
+        const r = await service.stop();
         expect(r.code).to.equal(0);
         expect(r.stdout).to.include('"shutting down"').and.include('"stopped"');
         expect(r.stdout).to.not.include(key.split('.')[1]);
       } finally {
-        child.kill('SIGKILL');
+        service.kill();
       }
     });
   });

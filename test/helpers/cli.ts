@@ -30,3 +30,41 @@ export function collect(child: ChildProcess, resolve: (r: CliResult) => void, re
   child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   return { stdout: () => stdout, stderr: () => stderr };
 }
+
+export interface RunningService {
+  port: number;
+  /** Everything the service printed so far. */
+  stdout: () => string;
+  /** Sends SIGTERM and resolves with how the process ended. */
+  stop(): Promise<CliResult>;
+  /** Kills it if still running (for finally blocks). */
+  kill(): void;
+}
+
+/** Starts `volunteer-scheduler serve` on a free port and waits for its "listening" line. */
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, cwd: packageRoot });
+  const exited = new Promise<CliResult>((resolve, reject) => collect(child, resolve, reject));
+  let out = '';
+  child.stdout.on('data', (c) => (out += c));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
+    child.stdout.on('data', () => {
+      const line = out.split('\n').find((l) => l.includes('"listening"'));
+      if (line) {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { port: number }).port);
+      }
+    });
+    child.on('exit', () => reject(new Error(`the service exited before listening: ${out}`)));
+  });
+  return {
+    port,
+    stdout: () => out,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
