@@ -28,6 +28,10 @@ export interface Config {
   solveTimeLimitMax: number;
   solverWorkers: number;
   limits: Limits;
+  /** Scheduling requests that may wait for a solver beyond those being solved; more get 503 at once. */
+  solveQueueMax: number;
+  /** Browser origins allowed by CORS; empty means CORS is off. */
+  corsOrigins: string[];
   logLevel: LogLevel;
 }
 
@@ -63,6 +67,8 @@ export const settings: readonly Setting[] = [
   { name: 'MAX_SHIFTS', default: '10000', description: 'Most shifts in one request.' },
   { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request.' },
   { name: 'MAX_CANDIDATE_PAIRS', default: '5000000', description: 'Most (volunteer, shift) pairs of the same group in one request: the size of the engine\'s model, which bounds its memory and time.' },
+  { name: 'SOLVE_QUEUE_MAX', default: '32', description: 'Scheduling requests that may wait beyond the ones being solved (one per solver worker); past that, 503 overloaded with Retry-After at once.' },
+  { name: 'CORS_ORIGINS', default: '(empty: CORS off)', description: 'Comma-separated browser origins allowed to call the API, such as https://rota.example.org.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
 ];
 
@@ -155,6 +161,21 @@ export function loadConfig(env: Env = process.env): Config {
     r.problems.push(`SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}) is above SOLVE_TIME_LIMIT_MAX (${solveTimeLimitMax}); the default must not exceed the maximum.`);
   }
 
+  const corsOrigins = r
+    .string('CORS_ORIGINS', '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const origin of corsOrigins) {
+    let ok = false;
+    try {
+      ok = new URL(origin).origin === origin;
+    } catch {
+      ok = false;
+    }
+    if (!ok) r.problems.push(`CORS_ORIGINS has '${origin}'; each entry must be an origin such as https://rota.example.org (scheme, host and port only).`);
+  }
+
   const config: Config = {
     port: r.integer('PORT', 8080, 0, 65535),
     host: r.string('HOST', '0.0.0.0'),
@@ -172,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxLockedAssignments: r.integer('MAX_LOCKED_ASSIGNMENTS', 50_000, 0, 10_000_000),
       maxCandidatePairs: r.integer('MAX_CANDIDATE_PAIRS', 5_000_000, 1, 100_000_000),
     },
+    solveQueueMax: r.integer('SOLVE_QUEUE_MAX', 32, 0, 10_000),
+    corsOrigins,
     logLevel: logLevel as LogLevel,
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

@@ -20,6 +20,8 @@ import { usageRoutes } from './routes/usage.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { docsRoutes } from './routes/docs.js';
+import { corsAllowlist, securityHeaders } from './middleware/security.js';
+import { solveAdmission } from './middleware/solve-admission.js';
 import { operationsRoutes, type ReadinessChecks } from './routes/operations.js';
 import type { PoolStats } from '../engine/pool/solver-pool.js';
 import { problemResponder } from './middleware/problem-responder.js';
@@ -81,8 +83,9 @@ export function createApp(deps: AppDeps): Koa {
   const clock = deps.clock ?? ((): Date => new Date());
   apiRouter.use(deps.apiGuard ?? accessControl({ store: deps.store, secret: deps.secret, clock, logger: deps.logger, metrics, ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}) }));
   validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
-  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics });
-  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics });
+  const admit = solveAdmission(deps.config.solverWorkers + deps.config.solveQueueMax);
+  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics, admit });
+  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics, admit });
   usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
 
   // Label metrics by route pattern: the first route (not middleware) whose path matches.
@@ -94,6 +97,8 @@ export function createApp(deps: AppDeps): Koa {
     return 'unmatched';
   };
   app.use(requestContext(deps.logger, metrics, routeOf));
+  app.use(securityHeaders());
+  if (deps.config.corsOrigins.length > 0) app.use(corsAllowlist(deps.config.corsOrigins));
   app.use(problemResponder(deps.logger));
   app.use(emptyStatus);
   for (const router of [publicRouter, apiRouter]) {

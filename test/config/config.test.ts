@@ -46,6 +46,7 @@ describe('configuration', () => {
     ['a size with an unknown unit', { MAX_JSON_BODY_BYTES: '10 parsecs' }, "MAX_JSON_BODY_BYTES is '10 parsecs'; expected a size from 1kB to 1GB, in bytes or with a kB/MB/GB suffix, such as 10MB."],
     ['a fractional count', { MAX_VOLUNTEERS: '1.5' }, "MAX_VOLUNTEERS is '1.5'; expected a whole number from 1 to 1000000."],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, "LOG_LEVEL is 'loud'; expected one of fatal, error, warn, info, debug, trace, silent."],
+    ['a CORS entry that is not an origin', { CORS_ORIGINS: 'https://ok.example.org, rota.example.org/app' }, "CORS_ORIGINS has 'rota.example.org/app'; each entry must be an origin such as https://rota.example.org (scheme, host and port only)."],
   ];
   for (const [what, env, message] of bad) {
     it(`stops on ${what}`, () => {
@@ -65,7 +66,7 @@ describe('configuration', () => {
 
   it('documents every variable it reads', () => {
     const names = settings.map((s) => s.name);
-    expect(names).to.have.members(['PORT', 'HOST', 'DATABASE_URL', 'SCHEDULER_SECRET', 'DEFAULT_DAILY_QUOTA', 'SOLVE_TIME_LIMIT_DEFAULT', 'SOLVE_TIME_LIMIT_MAX', 'SOLVER_WORKERS', 'MAX_JSON_BODY_BYTES', 'MAX_CSV_FILE_BYTES', 'MAX_VOLUNTEERS', 'MAX_SHIFTS', 'MAX_LOCKED_ASSIGNMENTS', 'MAX_CANDIDATE_PAIRS', 'LOG_LEVEL']);
+    expect(names).to.have.members(['PORT', 'HOST', 'DATABASE_URL', 'SCHEDULER_SECRET', 'DEFAULT_DAILY_QUOTA', 'SOLVE_TIME_LIMIT_DEFAULT', 'SOLVE_TIME_LIMIT_MAX', 'SOLVER_WORKERS', 'MAX_JSON_BODY_BYTES', 'MAX_CSV_FILE_BYTES', 'MAX_VOLUNTEERS', 'MAX_SHIFTS', 'MAX_LOCKED_ASSIGNMENTS', 'MAX_CANDIDATE_PAIRS', 'SOLVE_QUEUE_MAX', 'CORS_ORIGINS', 'LOG_LEVEL']);
   });
 });
 

@@ -47,7 +47,8 @@ describe('GET /docs in headless Chromium', function () {
     // The request body of POST /api/schedule comes from schemas/schedule-request.json, by $ref.
     await page.click('#operations-scheduling-schedule .opblock-summary');
     await page.waitForSelector('#operations-scheduling-schedule .opblock-body', { timeout: 10_000 });
-    await page.waitForFunction("document.querySelector('#operations-scheduling-schedule .opblock-body')?.textContent?.includes('unassigned_shifts')", undefined, { timeout: 20_000 });
+    // A locator, not a string predicate: the page's Content-Security-Policy forbids eval.
+    await page.locator('#operations-scheduling-schedule .opblock-body').getByText('unassigned_shifts').first().waitFor({ timeout: 20_000 });
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     expect(problems, problems.join('\n')).to.deep.equal([]);
     expect(external).to.deep.equal([]);

@@ -3,7 +3,7 @@
 // as the JSON endpoint's and go through the same validation and engine. Uploads land in a
 // folder of their own, removed after the request whatever happens.
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,8 +47,8 @@ async function receive(ctx: Context, dir: string, maxBytes: number): Promise<voi
   }
 }
 
-export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics }): void {
-  router.post('/api/schedule/csv', async (ctx) => {
+export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
+  router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     if (!ctx.is('multipart/form-data')) {
       const sent = ctx.get('Content-Type') || 'no Content-Type';

@@ -1,6 +1,7 @@
 // POST /api/schedule: a schedule for a JSON payload. Query options: debug=true|lp,
 // time_limit=SECONDS (capped by SOLVE_TIME_LIMIT_MAX, with a warning), solver=highs|jslp.
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { ParsedUrlQuery } from 'node:querystring';
 import type { Config } from '../../config/config.js';
 import type { BackendName } from '../../engine/backends/backend.js';
@@ -63,8 +64,8 @@ export function parseScheduleQuery(query: ParsedUrlQuery, config: Config): Sched
   return { backend, timeLimitS, debug, warnings };
 }
 
-export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics }): void {
-  router.post('/api/schedule', jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
+export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
+  router.post('/api/schedule', deps.admit, jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule' });
     let status = 'error';
