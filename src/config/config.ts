@@ -14,6 +14,10 @@ export interface Limits {
   maxLockedAssignments: number;
   /** Most (volunteer, shift) pairs the engine considers in one request (memory and time bound). */
   maxCandidatePairs: number;
+  /** Longest id, name or group name, in characters. */
+  maxStringLength: number;
+  /** Most groups in one shift's required_groups. */
+  maxGroupsPerShift: number;
 }
 
 export interface Config {
@@ -67,6 +71,8 @@ export const settings: readonly Setting[] = [
   { name: 'MAX_SHIFTS', default: '10000', description: 'Most shifts in one request.' },
   { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request.' },
   { name: 'MAX_CANDIDATE_PAIRS', default: '5000000', description: 'Most (volunteer, shift) pairs of the same group in one request: the size of the engine\'s model, which bounds its memory and time.' },
+  { name: 'MAX_STRING_LENGTH', default: '1000', description: 'Longest id, name or group name, in characters.' },
+  { name: 'MAX_GROUPS_PER_SHIFT', default: '100', description: "Most groups in one shift's required_groups." },
   { name: 'SOLVE_QUEUE_MAX', default: '32', description: 'Scheduling requests that may wait beyond the ones being solved (one per solver worker); past that, 503 overloaded with Retry-After at once.' },
   { name: 'CORS_ORIGINS', default: '(empty: CORS off)', description: 'Comma-separated browser origins allowed to call the API, such as https://rota.example.org.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
@@ -192,6 +198,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxShifts: r.integer('MAX_SHIFTS', 10_000, 1, 1_000_000),
       maxLockedAssignments: r.integer('MAX_LOCKED_ASSIGNMENTS', 50_000, 0, 10_000_000),
       maxCandidatePairs: r.integer('MAX_CANDIDATE_PAIRS', 5_000_000, 1, 100_000_000),
+      maxStringLength: r.integer('MAX_STRING_LENGTH', 1000, 200, 1_000_000),
+      maxGroupsPerShift: r.integer('MAX_GROUPS_PER_SHIFT', 100, 1, 100_000),
     },
     solveQueueMax: r.integer('SOLVE_QUEUE_MAX', 32, 0, 10_000),
     corsOrigins,

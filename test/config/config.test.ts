@@ -20,7 +20,7 @@ describe('configuration', () => {
       defaultDailyQuota: 1000, solveTimeLimitDefault: 10, solveTimeLimitMax: 60, logLevel: 'info',
       solverWorkers: availableParallelism(),
     });
-    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 10485760, maxCsvFileBytes: 10485760, maxVolunteers: 10000, maxShifts: 10000, maxLockedAssignments: 50000, maxCandidatePairs: 5000000 });
+    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 10485760, maxCsvFileBytes: 10485760, maxVolunteers: 10000, maxShifts: 10000, maxLockedAssignments: 50000, maxCandidatePairs: 5000000, maxStringLength: 1000, maxGroupsPerShift: 100 });
   });
 
   it('reads every variable', () => {
@@ -30,7 +30,7 @@ describe('configuration', () => {
       MAX_JSON_BODY_BYTES: '512kB', MAX_CSV_FILE_BYTES: '2MB', MAX_VOLUNTEERS: '100', MAX_SHIFTS: '200', MAX_LOCKED_ASSIGNMENTS: '300', LOG_LEVEL: 'DEBUG',
     });
     expect(c).to.deep.include({ port: 9000, host: '127.0.0.1', databaseUrl: 'postgres://u@127.0.0.1:5432/db', defaultDailyQuota: 50, solveTimeLimitDefault: 2.5, solveTimeLimitMax: 30, solverWorkers: 3, logLevel: 'debug' });
-    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 524288, maxCsvFileBytes: 2097152, maxVolunteers: 100, maxShifts: 200, maxLockedAssignments: 300, maxCandidatePairs: 5000000 });
+    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 524288, maxCsvFileBytes: 2097152, maxVolunteers: 100, maxShifts: 200, maxLockedAssignments: 300, maxCandidatePairs: 5000000, maxStringLength: 1000, maxGroupsPerShift: 100 });
   });
 
   const bad: Array<[string, Record<string, string>, string]> = [
@@ -66,7 +66,7 @@ describe('configuration', () => {
 
   it('documents every variable it reads', () => {
     const names = settings.map((s) => s.name);
-    expect(names).to.have.members(['PORT', 'HOST', 'DATABASE_URL', 'SCHEDULER_SECRET', 'DEFAULT_DAILY_QUOTA', 'SOLVE_TIME_LIMIT_DEFAULT', 'SOLVE_TIME_LIMIT_MAX', 'SOLVER_WORKERS', 'MAX_JSON_BODY_BYTES', 'MAX_CSV_FILE_BYTES', 'MAX_VOLUNTEERS', 'MAX_SHIFTS', 'MAX_LOCKED_ASSIGNMENTS', 'MAX_CANDIDATE_PAIRS', 'SOLVE_QUEUE_MAX', 'CORS_ORIGINS', 'LOG_LEVEL']);
+    expect(names).to.have.members(['PORT', 'HOST', 'DATABASE_URL', 'SCHEDULER_SECRET', 'DEFAULT_DAILY_QUOTA', 'SOLVE_TIME_LIMIT_DEFAULT', 'SOLVE_TIME_LIMIT_MAX', 'SOLVER_WORKERS', 'MAX_JSON_BODY_BYTES', 'MAX_CSV_FILE_BYTES', 'MAX_VOLUNTEERS', 'MAX_SHIFTS', 'MAX_LOCKED_ASSIGNMENTS', 'MAX_CANDIDATE_PAIRS', 'MAX_STRING_LENGTH', 'MAX_GROUPS_PER_SHIFT', 'SOLVE_QUEUE_MAX', 'CORS_ORIGINS', 'LOG_LEVEL']);
   });
 });
 

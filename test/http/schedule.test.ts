@@ -114,6 +114,19 @@ describe('POST /api/schedule', function () {
     expect(res.body.detail).to.equal('The number of (volunteer, shift) pairs of the same group is 8; the limit is 5 pairs (MAX_CANDIDATE_PAIRS). Split the request by date range or by group.');
   });
 
+  it('413 for a string over MAX_STRING_LENGTH and a shift with more groups than MAX_GROUPS_PER_SHIFT', async () => {
+    const long = request();
+    long.volunteers[2].name = 'x'.repeat(5000);
+    const res = await testApp().request.post('/api/schedule').send(long);
+    expect(res.status).to.equal(413);
+    expect(res.body.detail).to.equal('volunteers[2].name is 5,000 characters long; the limit is 1,000 characters (MAX_STRING_LENGTH).');
+    const many = request();
+    many.unassigned_shifts[0].required_groups = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`g${i}`, 1]));
+    const groups = await testApp({ MAX_GROUPS_PER_SHIFT: '3' }).request.post('/api/validate').send(many);
+    expect(groups.status).to.equal(413);
+    expect(groups.body.limit).to.deep.equal({ name: 'MAX_GROUPS_PER_SHIFT', value: 3 });
+  });
+
   it('takes only POST', async () => {
     const res = await testApp().request.get('/api/schedule');
     expect(res.status).to.equal(405);
