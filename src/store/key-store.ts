@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { migrate, openDatabase, type StoreDatabase } from './database.js';
+import type { Schema } from './schema.js';
 
 export interface KeyRecord {
   userId: string;
@@ -16,14 +17,8 @@ export interface KeyRecord {
   revokedAt: string | null;
 }
 
-export interface HistoryEntry {
-  timestamp: string;
-  method: string;
-  endpoint: string;
-  status: number;
-  duration_ms: number;
-  request_id: string;
-}
+/** One recorded call: a usage_history row without its key columns. */
+export type HistoryEntry = Omit<Schema['usage_history'], 'id' | 'user_id'>;
 
 export class KeyStore {
   private constructor(private readonly store: StoreDatabase) {}
