@@ -5,13 +5,13 @@ import type { Limits } from './config/config.js';
 import { invalidRequest, overLimit, plural, ProblemError } from './http/problems.js';
 import { isTimeZone, readCsvRequest } from './input/csv.js';
 import { enforceCountLimits } from './http/request-limits.js';
-import { normalizeRequest, type Problem } from './input/problem.js';
+import type { Problem } from './input/problem.js';
 import type { SchemaRegistry } from './input/schema-registry.js';
-import { validateScheduleRequest } from './input/validate-request.js';
+import { checkScheduleRequest } from './input/validate-request.js';
 import type { BackendName } from './engine/backends/backend.js';
 import { toOrderedJson } from './engine/ordered-json.js';
 import { scheduleProblem, type EngineOutput, type SubproblemRunner } from './engine/schedule.js';
-import type { ScheduleRequest, Warning } from './types/schema-types.js';
+import type { Warning } from './types/schema-types.js';
 
 export interface ScheduleServiceDeps {
   schemas: SchemaRegistry;
@@ -37,9 +37,8 @@ export interface ScheduleAnswer {
 export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
   const started = performance.now();
   enforceCountLimits(body, deps.limits);
-  const validation = validateScheduleRequest(body, deps.schemas);
-  if (!validation.valid) throw invalidRequest(validation.errors, validation.warnings);
-  const problem = normalizeRequest(body as ScheduleRequest);
+  const { result: validation, problem } = checkScheduleRequest(body, deps.schemas);
+  if (!validation.valid || !problem) throw invalidRequest(validation.errors, validation.warnings);
   enforcePairLimit(problem, deps.limits);
   const parseMs = performance.now() - started;
   const warnings = [...(call.warnings ?? []), ...validation.warnings];

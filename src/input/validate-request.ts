@@ -5,7 +5,7 @@
 import type { FieldError, ScheduleRequest, ValidationResult, Warning } from '../types/schema-types.js';
 import { comparePointers, toPointer } from './json-pointer.js';
 import { lockWarnings } from './lock-rules.js';
-import { normalizeRequest } from './problem.js';
+import { normalizeRequest, type Problem } from './problem.js';
 import type { ErrorObject, JsonSchema, SchemaRegistry } from './schema-registry.js';
 import { parseUtcDateTime, UTC_EXAMPLE } from './utc-datetime.js';
 
@@ -312,10 +312,18 @@ const byPointer = <T extends { pointer?: string }>(a: T, b: T): number => compar
 
 /** Validates a parsed JSON body: every error and warning at once. */
 export function validateScheduleRequest(body: Json, registry: SchemaRegistry): ValidationResult {
+  return checkScheduleRequest(body, registry).result;
+}
+
+/**
+ * The validation result and, when the request is valid, the normalized problem it built on the
+ * way (for the lock warnings), so scheduling does not normalize the request a second time.
+ */
+export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { result: ValidationResult; problem?: Problem } {
   const out = new Findings();
   if (!isObject(body)) {
     out.error('', 'invalid_type', `the request body must be ${EXPECTED.request}, not ${describe(body)}.`);
-    return { valid: false, errors: out.errors, warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } };
+    return { result: { valid: false, errors: out.errors, warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } } };
   }
   if (!registry.validateRequest(body)) {
     for (const e of registry.validateRequest.errors ?? []) {
@@ -331,7 +339,8 @@ export function validateScheduleRequest(body: Json, registry: SchemaRegistry): V
   const groups = checkGroups(body, out);
 
   const valid = out.errors.length === 0;
-  if (valid) out.warnings.push(...lockWarnings(normalizeRequest(body as ScheduleRequest)));
+  const problem = valid ? normalizeRequest(body as ScheduleRequest) : undefined;
+  if (problem) out.warnings.push(...lockWarnings(problem));
 
   // One entry per pointer and code: ajv can report the same fault twice through $ref.
   const seen = new Set<string>();
@@ -341,10 +350,11 @@ export function validateScheduleRequest(body: Json, registry: SchemaRegistry): V
     seen.add(key);
     return true;
   });
-  return {
+  const result = {
     valid,
     errors: errors.sort(byPointer),
     warnings: out.warnings.sort(byPointer),
     summary: summarize(body, groups),
   };
+  return problem ? { result, problem } : { result };
 }
