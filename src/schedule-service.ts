@@ -2,12 +2,8 @@
 // and the result (with diagnostics when asked). Shared by POST /api/schedule and the CLI, and
 // by the CSV endpoint once its files are parsed into the same request.
 import type { Limits } from './config/config.js';
-import { invalidRequest, overLimit, plural, ProblemError } from './http/problems.js';
-import { isTimeZone, readCsvRequest } from './input/csv.js';
-import { enforceCountLimits } from './http/request-limits.js';
-import type { Problem } from './input/problem.js';
 import type { SchemaRegistry } from './input/schema-registry.js';
-import { checkScheduleRequest } from './input/validate-request.js';
+import { prepareCsv, prepareRequest, type PreparedProblem } from './service/prepare.js';
 import type { BackendName } from './engine/backends/backend.js';
 import { toOrderedJson } from './engine/ordered-json.js';
 import { scheduleProblem, type EngineOutput, type SubproblemRunner } from './engine/schedule.js';
@@ -34,14 +30,15 @@ export interface ScheduleAnswer {
   output: EngineOutput;
 }
 
+/** A schedule for a parsed request (CLI, tests, benchmarks): prepare in this thread, then solve. */
 export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
-  const started = performance.now();
-  enforceCountLimits(body, deps.limits);
-  const { result: validation, problem } = checkScheduleRequest(body, deps.schemas);
-  if (!validation.valid || !problem) throw invalidRequest(validation.errors, validation.warnings);
-  enforcePairLimit(problem, deps.limits);
-  const parseMs = performance.now() - started;
-  const warnings = [...(call.warnings ?? []), ...validation.warnings];
+  return schedulePrepared(prepareRequest(body, [], deps), call, deps, indent);
+}
+
+/** Solve and render a prepared problem (see service/prepare.ts). */
+export async function schedulePrepared(prepared: PreparedProblem, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
+  const { problem, parseMs } = prepared;
+  const warnings = [...(call.warnings ?? []), ...prepared.warnings];
   const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug, lanes: deps.lanes ?? 1 }, deps.runSubproblem);
   const body2 =
     call.debug === 'off'
@@ -66,26 +63,7 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
-/** The engine's model has a variable per (volunteer, shift) pair of a group: bound its size. */
-function enforcePairLimit(problem: Problem, limits: Limits): void {
-  const members = new Map<string, number>();
-  for (const v of problem.volunteers) members.set(v.group, (members.get(v.group) ?? 0) + 1);
-  let pairs = 0;
-  for (const s of problem.shifts) for (const [group, n] of s.required) if (n > 0) pairs += members.get(group) ?? 0;
-  if (pairs > limits.maxCandidatePairs) {
-    const problemError = overLimit('The number of (volunteer, shift) pairs of the same group', pairs.toLocaleString('en-US'), 'MAX_CANDIDATE_PAIRS', limits.maxCandidatePairs, 'pairs');
-    throw new ProblemError('payload-too-large', `${problemError.detail} Split the request by date range or by group.`, problemError.extras);
-  }
-}
-
-/** A schedule from the two CSV exports: read into the same request, then scheduleRequest. */
+/** A schedule from the two CSV exports, read in this thread (CLI). */
 export async function scheduleCsv(volunteers: Buffer, shifts: Buffer, timezone: string, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
-  if (!isTimeZone(timezone)) {
-    throw new ProblemError('invalid-csv', `timezone '${timezone}' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).`);
-  }
-  const read = readCsvRequest(volunteers, shifts, timezone);
-  if (!read.ok) {
-    throw new ProblemError('invalid-csv', `The CSV files have ${plural(read.errors.length, 'problem')}; each is listed in errors with its file, row and column.`, { errors: read.errors });
-  }
-  return scheduleRequest(read.request, { ...call, warnings: [...(call.warnings ?? []), ...read.warnings] }, deps, indent);
+  return schedulePrepared(prepareCsv(volunteers, shifts, timezone, deps), call, deps, indent);
 }

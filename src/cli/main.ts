@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, settings } from '../config/config.js';
-import { enforceCountLimits } from '../http/request-limits.js';
-import { ProblemError } from '../http/problems.js';
+import { enforceCountLimits } from '../service/limits.js';
+import { ProblemError } from '../service/problems.js';
 import { serve } from '../http/server.js';
 import { KEYS_HELP, KeysUsageError, runKeys } from './keys.js';
 import { loadSchemas } from '../input/schema-registry.js';

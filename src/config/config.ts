@@ -34,6 +34,16 @@ export interface Config {
   limits: Limits;
   /** Scheduling requests that may wait for a solver beyond those being solved; more get 503 at once. */
   solveQueueMax: number;
+  /** Input worker threads (parsing and validation off the event loop). */
+  inputWorkers: number;
+  /** Requests that may wait for an input worker; more get 503 at once. */
+  inputQueueMax: number;
+  /** HTTP server timeouts (seconds) and the cap on open connections. */
+  http: { headersTimeoutS: number; requestTimeoutS: number; keepAliveTimeoutS: number; maxConnections: number };
+  /** Usage history rows are deleted after this many days. */
+  usageHistoryDays: number;
+  /** At most this many of a key's newest history rows are kept. */
+  usageHistoryMaxPerKey: number;
   /** Browser origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
@@ -74,6 +84,14 @@ export const settings: readonly Setting[] = [
   { name: 'MAX_STRING_LENGTH', default: '1000', description: 'Longest id, name or group name, in characters.' },
   { name: 'MAX_GROUPS_PER_SHIFT', default: '100', description: "Most groups in one shift's required_groups." },
   { name: 'SOLVE_QUEUE_MAX', default: '32', description: 'Scheduling requests that may wait beyond the ones being solved (one per solver worker); past that, 503 overloaded with Retry-After at once.' },
+  { name: 'INPUT_WORKERS', default: '(number of cores, at most 4)', description: 'Threads that parse and validate request bodies and CSV files, off the event loop (1-64).' },
+  { name: 'INPUT_QUEUE_MAX', default: '64', description: 'Requests that may wait for an input thread; past that, 503 overloaded with Retry-After at once.' },
+  { name: 'HTTP_HEADERS_TIMEOUT', default: '10', description: 'Seconds a client has to send the request headers; a slower client is disconnected (408 if it can still be told).' },
+  { name: 'HTTP_REQUEST_TIMEOUT', default: '60', description: 'Seconds a client has to send the whole request, body included; the solve that follows is not counted.' },
+  { name: 'HTTP_KEEP_ALIVE_TIMEOUT', default: '5', description: 'Seconds an idle keep-alive connection stays open.' },
+  { name: 'MAX_CONNECTIONS', default: '1000', description: 'Open connections the server accepts at once; more are closed on arrival.' },
+  { name: 'USAGE_HISTORY_DAYS', default: '90', description: 'Days usage history is kept; older rows are deleted at start and every hour.' },
+  { name: 'USAGE_HISTORY_MAX_PER_KEY', default: '100000', description: "Most usage history rows kept per key (the newest); a key's flood of calls cannot grow the database without bound." },
   { name: 'CORS_ORIGINS', default: '(empty: CORS off)', description: 'Comma-separated browser origins allowed to call the API, such as https://rota.example.org.' },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
 ];
@@ -163,6 +181,15 @@ export function loadConfig(env: Env = process.env): Config {
 
   const solveTimeLimitMax = r.seconds('SOLVE_TIME_LIMIT_MAX', 60);
   const solveTimeLimitDefault = r.seconds('SOLVE_TIME_LIMIT_DEFAULT', 10);
+  const http = {
+    headersTimeoutS: r.seconds('HTTP_HEADERS_TIMEOUT', 10),
+    requestTimeoutS: r.seconds('HTTP_REQUEST_TIMEOUT', 60),
+    keepAliveTimeoutS: r.seconds('HTTP_KEEP_ALIVE_TIMEOUT', 5),
+    maxConnections: r.integer('MAX_CONNECTIONS', 1000, 1, 1_000_000),
+  };
+  if (http.headersTimeoutS > http.requestTimeoutS) {
+    r.problems.push(`HTTP_HEADERS_TIMEOUT (${http.headersTimeoutS}) is above HTTP_REQUEST_TIMEOUT (${http.requestTimeoutS}); the headers are part of the request, so their time cannot exceed the whole request's.`);
+  }
   if (solveTimeLimitDefault > solveTimeLimitMax) {
     r.problems.push(`SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}) is above SOLVE_TIME_LIMIT_MAX (${solveTimeLimitMax}); the default must not exceed the maximum.`);
   }
@@ -202,6 +229,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxGroupsPerShift: r.integer('MAX_GROUPS_PER_SHIFT', 100, 1, 100_000),
     },
     solveQueueMax: r.integer('SOLVE_QUEUE_MAX', 32, 0, 10_000),
+    inputWorkers: r.integer('INPUT_WORKERS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
+    inputQueueMax: r.integer('INPUT_QUEUE_MAX', 64, 0, 10_000),
+    http,
+    usageHistoryDays: r.integer('USAGE_HISTORY_DAYS', 90, 1, 36_500),
+    usageHistoryMaxPerKey: r.integer('USAGE_HISTORY_MAX_PER_KEY', 100_000, 1_000, 100_000_000),
     corsOrigins,
     logLevel: logLevel as LogLevel,
   };

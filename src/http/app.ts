@@ -26,11 +26,12 @@ import { operationsRoutes, type ReadinessChecks } from './routes/operations.js';
 import type { PoolStats } from '../engine/pool/solver-pool.js';
 import { problemResponder } from './middleware/problem-responder.js';
 import { requestContext } from './middleware/request-context.js';
-import { ProblemError } from './problems.js';
+import { ProblemError } from '../service/problems.js';
 import { problemRoutes } from './routes/problems.js';
 import { scheduleRoutes } from './routes/schedule.js';
 import { scheduleCsvRoutes } from './routes/schedule-csv.js';
 import { validateRoutes } from './routes/validate.js';
+import { inlinePreparer, type InputPreparer } from '../service/input-preparer.js';
 
 export interface AppDeps {
   config: Config;
@@ -51,14 +52,21 @@ export interface AppDeps {
   /** The solver pool's load and readiness, for /metrics and /readyz. */
   pool?: { stats(): PoolStats; isReady(): boolean };
   metrics?: Metrics;
+  /** Where requests are parsed and validated: input worker threads in the service; this thread by default. */
+  preparer?: InputPreparer;
 }
+
+const API_PATHS = ['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/usage'];
 
 /** The routers answer an unknown path or method with a bare status; give it a problem body. */
 const emptyStatus: Middleware = async (ctx, next) => {
   await next();
   if (ctx.body != null) return;
   if (ctx.status === 404) {
-    throw new ProblemError('not-found', `Nothing is served at ${ctx.method} ${ctx.path}. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`);
+    const path = ctx.path.length > 80 ? `${ctx.path.slice(0, 80)}...` : ctx.path;
+    const exact = API_PATHS.find((p) => p === ctx.path.toLowerCase().replace(/\/+$/, ''));
+    const hint = exact === undefined ? '' : ` Paths are matched exactly: use ${exact}.`;
+    throw new ProblemError('not-found', `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`);
   }
   if (ctx.status === 405 || ctx.status === 501) {
     const allow = ctx.response.get('Allow');
@@ -79,13 +87,16 @@ export function createApp(deps: AppDeps): Koa {
   operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas, openapi: openApiDocument(deps.config) });
   docsRoutes(publicRouter);
 
-  const apiRouter = new Router();
+  // Exact matching (case and trailing slash): one spelling per route, so a policy decided by
+  // the route (quota, body limits, admission) cannot be dodged by another spelling of its path.
+  const apiRouter = new Router({ strict: true, sensitive: true });
   const clock = deps.clock ?? ((): Date => new Date());
   apiRouter.use(deps.apiGuard ?? accessControl({ store: deps.store, secret: deps.secret, clock, logger: deps.logger, metrics, ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}) }));
-  validateRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits });
+  const preparer = deps.preparer ?? inlinePreparer({ schemas: deps.schemas, limits: deps.config.limits });
+  validateRoutes(apiRouter, { preparer, limits: deps.config.limits });
   const admit = solveAdmission(deps.config.solverWorkers + deps.config.solveQueueMax);
-  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics, admit });
-  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, runSubproblem: deps.runSubproblem, metrics, admit });
+  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, runSubproblem: deps.runSubproblem, metrics, admit });
+  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, runSubproblem: deps.runSubproblem, metrics, admit });
   usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
 
   // Label metrics by route pattern: the first route (not middleware) whose path matches.

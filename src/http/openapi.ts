@@ -2,7 +2,7 @@
 // files in schemas/, by $ref ("schemas/<file>", which resolves to GET /schemas/<file> next to
 // the document, and to the file on disk next to a saved copy), never copies.
 import type { Config } from '../config/config.js';
-import { problemTypes, type ProblemSlug } from './problems.js';
+import { problemTypes, type ProblemSlug } from '../service/problems.js';
 
 type Json = Record<string, unknown>;
 
@@ -81,7 +81,7 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
           responses: {
             '200': scheduleOk,
-            '400': problemResponse(['invalid-request', 'invalid-json']),
+            '400': problemResponse(['invalid-request', 'invalid-json', 'invalid-encoding']),
             '413': problemResponse(['payload-too-large']),
             '415': problemResponse(['unsupported-media-type']),
             ...API_ERRORS,
@@ -113,7 +113,7 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           },
           responses: {
             '200': scheduleOk,
-            '400': problemResponse(['invalid-csv', 'invalid-request']),
+            '400': problemResponse(['invalid-csv', 'invalid-multipart', 'invalid-request']),
             '413': problemResponse(['payload-too-large']),
             '415': problemResponse(['unsupported-media-type']),
             ...API_ERRORS,
@@ -128,7 +128,7 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
           responses: {
             '200': { description: 'Every error and warning of the payload (200 whenever the body is JSON).', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('validation-result.json') } } },
-            '400': problemResponse(['invalid-json']),
+            '400': problemResponse(['invalid-json', 'invalid-encoding']),
             '413': problemResponse(['payload-too-large']),
             '415': problemResponse(['unsupported-media-type']),
             ...API_ERRORS,

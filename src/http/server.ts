@@ -1,6 +1,8 @@
 // The server entry: loads configuration and schemas, builds the app, listens, and shuts down
 // cleanly on SIGTERM/SIGINT (stop accepting, let in-flight requests finish within a grace
-// period, then exit 0).
+// period, then exit 0). Slow clients are bounded here: headers and the whole request each have
+// a deadline (HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT), idle keep-alive connections close,
+// and at most MAX_CONNECTIONS are open at once. Usage history is pruned at start and hourly.
 import { createServer, type Server } from 'node:http';
 import { loadConfig, type Config } from '../config/config.js';
 import { loadSchemas } from '../input/schema-registry.js';
@@ -8,6 +10,7 @@ import { createLogger, type Logger } from '../logging/logger.js';
 import { SolverPool } from '../engine/pool/solver-pool.js';
 import { KeyStore } from '../store/key-store.js';
 import { createApp } from './app.js';
+import { workerPreparer } from '../service/input-preparer.js';
 
 export interface RunningServer {
   server: Server;
@@ -23,10 +26,23 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   if (config.schedulerSecret === undefined) logger.warn('SCHEDULER_SECRET is not set: keys are signed with a secret generated once and kept in the database');
   const pool = new SolverPool({ size: config.solverWorkers });
   await pool.ready();
+  const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
-  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites, pool });
-  const server = createServer(app.callback());
-  server.keepAliveTimeout = 5_000;
+  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites, pool, preparer });
+  const server = createServer(
+    {
+      headersTimeout: config.http.headersTimeoutS * 1000,
+      requestTimeout: config.http.requestTimeoutS * 1000,
+      keepAliveTimeout: config.http.keepAliveTimeoutS * 1000,
+      // How often Node checks the two deadlines above (its default, 30 s, would let a slow
+      // client outlive a 10 s headers timeout by up to 30 s).
+      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutS * 500),
+    },
+    app.callback(),
+  );
+  server.keepAliveTimeout = config.http.keepAliveTimeoutS * 1000;
+  server.maxConnections = config.http.maxConnections;
+  const pruning = scheduleHistoryPruning(store, config, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => {
@@ -45,8 +61,9 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
       force.unref();
       server.close(() => {
         clearTimeout(force);
+        clearInterval(pruning);
         void Promise.all([...pendingWrites])
-          .then(() => Promise.all([pool.close(), store.close()]))
+          .then(() => Promise.all([pool.close(), preparer.close(), store.close()]))
           .then(() => resolve());
       });
       server.closeIdleConnections();
@@ -54,6 +71,24 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
     return closing;
   };
   return { server, port, close };
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Prunes usage history now and every hour; a failed prune is logged and tried again later. */
+function scheduleHistoryPruning(store: KeyStore, config: Config, logger: Logger): NodeJS.Timeout {
+  const prune = (): void => {
+    store
+      .pruneHistory(new Date(), config.usageHistoryDays, config.usageHistoryMaxPerKey)
+      .then((deleted) => {
+        if (deleted > 0) logger.info({ deleted, days: config.usageHistoryDays, max_per_key: config.usageHistoryMaxPerKey }, 'usage history pruned');
+      })
+      .catch((err: unknown) => logger.warn({ err }, 'usage history pruning failed'));
+  };
+  prune();
+  const timer = setInterval(prune, HOUR_MS);
+  timer.unref();
+  return timer;
 }
 
 /** Runs until SIGTERM or SIGINT, then closes and exits 0. */

@@ -6,6 +6,8 @@
 import { TZDate } from '@date-fns/tz';
 import { parse } from 'csv-parse/sync';
 import type { CsvError, ScheduleRequest, Warning } from '../types/schema-types.js';
+import { CappedList, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
+import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
 
 export type CsvFile = 'volunteers' | 'shifts';
 
@@ -35,6 +37,12 @@ const COLUMNS: Record<CsvFile, Column[]> = {
   ],
 };
 
+/** The header cells for a message: the first 20, then how many more. */
+function listHeaders(header: string[]): string {
+  const shown = header.slice(0, 20).map((h) => quote(h.trim())).join(', ');
+  return header.length > 20 ? `${shown} and ${(header.length - 20).toLocaleString('en-US')} more` : shown;
+}
+
 const normalizeHeader = (h: string): string => h.trim().replace(/\s+/g, ' ').toLowerCase();
 const quote = (s: string): string => `'${s.length > 60 ? `${s.slice(0, 60)}...` : s}'`;
 
@@ -49,7 +57,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /** The text of an upload, or why it is not UTF-8 text. */
-function decode(file: CsvFile, bytes: Buffer, errors: CsvError[]): string | undefined {
+function decode(file: CsvFile, bytes: Buffer, errors: CappedList<CsvError>): string | undefined {
   if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) {
     errors.push({ file, message: 'The file is UTF-16 text; save it as "CSV UTF-8" and upload it again.' });
     return undefined;
@@ -91,7 +99,7 @@ interface Sheet {
 }
 
 /** Parses one file into rows keyed by contract column name; header and cell problems go to errors. */
-function readSheet(file: CsvFile, text: string, errors: CsvError[], warnings: Warning[]): Sheet | undefined {
+function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, warnings: CappedList<Warning>): Sheet | undefined {
   let records: string[][];
   try {
     records = parse(text, { relax_column_count: true, skip_empty_lines: false, relax_quotes: false }) as string[][];
@@ -128,7 +136,7 @@ function readSheet(file: CsvFile, text: string, errors: CsvError[], warnings: Wa
     return undefined;
   }
   for (const c of missing) {
-    errors.push({ file, row: 1, column: c.name, message: `Column '${c.name}' is missing; the header has ${header.map((h) => quote(h.trim())).join(', ')}.` });
+    errors.push({ file, row: 1, column: c.name, message: `Column '${c.name}' is missing; the header has ${listHeaders(header)}.` });
   }
   if (missing.length > 0) return undefined;
   const rows: Sheet['rows'] = [];
@@ -171,12 +179,14 @@ function readGroups(value: string): { groups: Record<string, number> } | { error
   if (value === '') return { error: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' };
   const groups: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
-    const m = /^(.*?)\s*:\s*(.*)$/.exec(part);
-    if (!m) return { error: `Groups entry ${quote(part)} has no count; write group:count, such as "kitchen:2, bar:1".` };
-    const name = m[1]!.trim();
-    const count = m[2]!.trim();
+    // indexOf, not a regular expression: a cell of many spaces must cost linear time.
+    const colon = part.indexOf(':');
+    if (colon < 0) return { error: `Groups entry ${quote(part)} has no count; write group:count, such as "kitchen:2, bar:1".` };
+    const name = part.slice(0, colon).trim();
+    const count = part.slice(colon + 1).trim();
     if (name === '') return { error: `Groups entry ${quote(part)} has no group name before the colon.` };
-    if (!/^\d+$/.test(count)) return { error: `The count ${quote(count)} for group '${name}' is not a whole number; write, for example, ${name}:2.` };
+    if (!/^\d+$/.test(count)) return { error: `The count ${quote(count)} for group ${quote(name)} is not a whole number; write, for example, ${name.slice(0, 60)}:2.` };
+    if (Number(count) > MAX_HEADCOUNT) return { error: `The count ${quote(count)} for group ${quote(name)} is over ${MAX_HEADCOUNT.toLocaleString('en-US')}, the most one shift can ask of a group.` };
     if (Object.hasOwn(groups, name)) return { error: `Group '${name}' is listed twice in ${quote(value)}; list each group once.` };
     groups[name] = Number(count);
   }
@@ -184,7 +194,7 @@ function readGroups(value: string): { groups: Record<string, number> } | { error
 }
 
 /** Identifiers: the ID column where present, else the name, with " #2", " #3"... for repeats. */
-function identify(file: CsvFile, sheet: Sheet, errors: CsvError[], warnings: Warning[]): string[] {
+function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, warnings: CappedList<Warning>): string[] {
   const hasId = sheet.headers.has('ID');
   const seen = new Map<string, number>();
   return sheet.rows.map(({ row, cells }) => {
@@ -206,8 +216,8 @@ function identify(file: CsvFile, sheet: Sheet, errors: CsvError[], warnings: War
 }
 
 export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string): CsvReadResult {
-  const errors: CsvError[] = [];
-  const warnings: Warning[] = [];
+  const errors = new CappedList<CsvError>(ERRORS_PER_CODE, (e) => `${e.file}\u0000${e.column ?? ''}`);
+  const warnings = new CappedList<Warning>(WARNINGS_PER_CODE, (w) => w.code);
   const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
   const sheets = {
     volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings),
@@ -229,6 +239,7 @@ export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: s
       let maxHours = 0;
       if (hours === '') err('Max Hours', 'Max Hours is blank; write a number of hours, or 999 for unlimited.');
       else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
+      else if (Number(hours) > MAX_HOURS) err('Max Hours', `Max Hours ${quote(hours)} is over ${MAX_HOURS.toLocaleString('en-US')}; write 999 for unlimited.`);
       else maxHours = Number(hours);
       request.volunteers.push({ id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours });
     });
@@ -258,6 +269,13 @@ export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: s
       });
     });
   }
-  if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, request, warnings };
+  if (errors.length > 0) {
+    const more = errors.overflow((key, n): CsvError => {
+      const [file, column] = key.split('\u0000') as [CsvFile, string];
+      return { file, ...(column === '' ? {} : { column }), message: `${n.toLocaleString('en-US')} more problems in ${column === '' ? 'this file' : `column ${quote(column)}`} are not listed (at most ${ERRORS_PER_CODE} per column are).` };
+    });
+    return { ok: false, errors: [...errors.list(), ...more] };
+  }
+  const more = warnings.overflow((code, n): Warning => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, n) }));
+  return { ok: true, request, warnings: [...warnings.list(), ...more] };
 }

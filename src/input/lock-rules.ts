@@ -1,88 +1,128 @@
 // Finds the rules that locked assignments break. Locks are always kept; each break becomes a
-// warning, both in POST /api/validate and in the schedule result.
+// warning, both in POST /api/validate and in the schedule result. The work is O(n log n) in the
+// locks whatever their shape (many locks of one volunteer at one time included): overlapping
+// pairs are counted by binary search, and only the warnings that will be listed are written.
 import type { Warning } from '../types/schema-types.js';
 import { formatHours, formatWindow } from './format.js';
-import { displayName, overlaps, type Lock, type Problem } from './problem.js';
+import { displayName, type Lock, type Problem } from './problem.js';
+import type { CappedEntries } from './entry-caps.js';
 
 const lockPointer = (lock: Pick<Lock, 'requestIndex'>): string => `/current_assignments/${lock.requestIndex}`;
 
-export function lockWarnings(problem: Problem): Warning[] {
+/** Adds a warning per rule a locked assignment breaks to `out` (capped per code). */
+export function lockWarnings(problem: Problem, out: CappedEntries<Warning>): void {
   const { volunteers, shifts, locks } = problem;
-  const warnings: Warning[] = [];
-
+  const lockAt = new Map(locks.map((l) => [l.requestIndex, l]));
   for (const dup of problem.duplicateLocks) {
-    const first = problem.locks.find((l) => l.requestIndex === dup.firstIndex)!;
-    warnings.push({
-      code: 'duplicate_lock',
-      message: `current_assignments[${dup.requestIndex}] repeats current_assignments[${dup.firstIndex}] (${displayName(volunteers[first.volunteer]!)} in '${shifts[first.shift]!.id}'); it is kept once.`,
-      pointer: lockPointer(dup),
+    out.add('duplicate_lock', () => {
+      const first = lockAt.get(dup.firstIndex)!;
+      return {
+        code: 'duplicate_lock',
+        message: `current_assignments[${dup.requestIndex}] repeats current_assignments[${dup.firstIndex}] (${displayName(volunteers[first.volunteer]!)} in '${shifts[first.shift]!.id}'); it is kept once.`,
+        pointer: lockPointer(dup),
+      };
     });
   }
+  groupRuleWarnings(problem, out);
+  const byVolunteer = new Map<number, Lock[]>();
+  for (const lock of locks) {
+    const list = byVolunteer.get(lock.volunteer);
+    if (list) list.push(lock);
+    else byVolunteer.set(lock.volunteer, [lock]);
+  }
+  for (const [vi, list] of byVolunteer) {
+    hoursWarning(problem, vi, list, out);
+    overlapWarnings(problem, vi, list, out);
+  }
+}
 
-  // Group not required, and headcount exceeded, per (shift, group).
+/** Group not required, and headcount exceeded, per (shift, group). */
+function groupRuleWarnings(problem: Problem, out: CappedEntries<Warning>): void {
+  const { volunteers, shifts, locks } = problem;
+  const total = new Map<string, number>();
+  const keyOf = (lock: Lock): string => `${lock.shift}\u0000${volunteers[lock.volunteer]!.group}`;
+  for (const lock of locks) total.set(keyOf(lock), (total.get(keyOf(lock)) ?? 0) + 1);
   const lockedCount = new Map<string, number>();
   for (const lock of locks) {
     const v = volunteers[lock.volunteer]!;
     const s = shifts[lock.shift]!;
     const required = s.required.get(v.group) ?? 0;
     if (required === 0) {
-      warnings.push({
+      out.add('lock_group_not_required', () => ({
         code: 'lock_group_not_required',
         message: `The locked assignment of ${displayName(v)} to '${s.id}' is kept, but '${s.id}' requires no volunteer of group '${v.group}', so it fills no slot.`,
         pointer: lockPointer(lock),
-      });
+      }));
       continue;
     }
-    const key = `${lock.shift}\u0000${v.group}`;
+    const key = keyOf(lock);
     const count = (lockedCount.get(key) ?? 0) + 1;
     lockedCount.set(key, count);
     if (count === required + 1) {
-      const total = locks.filter((l) => l.shift === lock.shift && volunteers[l.volunteer]!.group === v.group).length;
-      warnings.push({
+      out.add('lock_headcount_exceeded', () => ({
         code: 'lock_headcount_exceeded',
-        message: `'${s.id}' has ${total} locked volunteers of group '${v.group}' but requires ${required}; all are kept and no more of the group are added.`,
+        message: `'${s.id}' has ${total.get(key)} locked volunteers of group '${v.group}' but requires ${required}; all are kept and no more of the group are added.`,
         pointer: lockPointer(lock),
-      });
+      }));
     }
   }
+}
 
-  // max_hours and overlaps, per volunteer.
-  const byVolunteer = new Map<number, Lock[]>();
-  for (const lock of locks) {
-    const list = byVolunteer.get(lock.volunteer) ?? [];
-    list.push(lock);
-    byVolunteer.set(lock.volunteer, list);
-  }
-  for (const [vi, list] of byVolunteer) {
-    const v = volunteers[vi]!;
-    let hours = 0;
-    let reported = false;
-    for (const lock of list) {
-      hours += shifts[lock.shift]!.hours;
-      if (!reported && hours > v.capHours + 1e-9) {
-        reported = true;
-        const total = list.reduce((sum, l) => sum + shifts[l.shift]!.hours, 0);
-        warnings.push({
-          code: 'lock_max_hours_exceeded',
-          message: `Locked assignments give ${displayName(v)} ${formatHours(total)} hours, over max_hours ${formatHours(v.maxHours)}; they are kept and nothing more is added.`,
-          pointer: lockPointer(lock),
-        });
-      }
-    }
-    const chrono = [...list].sort((a, b) => shifts[a.shift]!.start - shifts[b.shift]!.start || a.requestIndex - b.requestIndex);
-    for (let i = 0; i < chrono.length; i++) {
-      const a = shifts[chrono[i]!.shift]!;
-      for (let j = i + 1; j < chrono.length && shifts[chrono[j]!.shift]!.start < a.end; j++) {
-        const b = shifts[chrono[j]!.shift]!;
-        if (!overlaps(a, b)) continue;
-        const later = Math.max(chrono[i]!.requestIndex, chrono[j]!.requestIndex);
-        warnings.push({
-          code: 'lock_overlap',
-          message: `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end)}) and '${b.id}' (${formatWindow(b.start, b.end)}), which overlap; both are kept.`,
-          pointer: lockPointer({ requestIndex: later }),
-        });
-      }
+function hoursWarning(problem: Problem, vi: number, list: Lock[], out: CappedEntries<Warning>): void {
+  const { volunteers, shifts } = problem;
+  const v = volunteers[vi]!;
+  let hours = 0;
+  for (const lock of list) {
+    hours += shifts[lock.shift]!.hours;
+    if (hours > v.capHours + 1e-9) {
+      const total = list.reduce((sum, l) => sum + shifts[l.shift]!.hours, 0);
+      out.add('lock_max_hours_exceeded', () => ({
+        code: 'lock_max_hours_exceeded',
+        message: `Locked assignments give ${displayName(v)} ${formatHours(total)} hours, over max_hours ${formatHours(v.maxHours)}; they are kept and nothing more is added.`,
+        pointer: lockPointer(lock),
+      }));
+      return;
     }
   }
-  return warnings;
+}
+
+/**
+ * One warning per overlapping pair of a volunteer's locks. Sorted by start, the locks that
+ * overlap lock i are exactly those after it that start before it ends (durations are positive),
+ * found by binary search; pairs past the cap are counted without being written.
+ */
+function overlapWarnings(problem: Problem, vi: number, list: Lock[], out: CappedEntries<Warning>): void {
+  const { volunteers, shifts } = problem;
+  const v = volunteers[vi]!;
+  const chrono = [...list].sort((a, b) => shifts[a.shift]!.start - shifts[b.shift]!.start || a.requestIndex - b.requestIndex);
+  const starts = chrono.map((l) => shifts[l.shift]!.start);
+  for (let i = 0; i < chrono.length; i++) {
+    const a = shifts[chrono[i]!.shift]!;
+    const end = firstAtOrAfter(starts, a.end, i + 1);
+    for (let j = i + 1; j < end; j++) {
+      if (out.full('lock_overlap')) {
+        out.addUnlisted('lock_overlap', end - j);
+        break;
+      }
+      const b = shifts[chrono[j]!.shift]!;
+      const later = Math.max(chrono[i]!.requestIndex, chrono[j]!.requestIndex);
+      out.add('lock_overlap', () => ({
+        code: 'lock_overlap',
+        message: `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end)}) and '${b.id}' (${formatWindow(b.start, b.end)}), which overlap; both are kept.`,
+        pointer: lockPointer({ requestIndex: later }),
+      }));
+    }
+  }
+}
+
+/** The first index >= from whose value is >= target, in an ascending array. */
+function firstAtOrAfter(sorted: number[], target: number, from: number): number {
+  let lo = from;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

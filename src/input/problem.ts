@@ -6,6 +6,10 @@ import { parseUtcDateTime } from './utc-datetime.js';
 
 /** max_hours of exactly this value means unlimited. */
 export const UNLIMITED_HOURS = 999;
+/** The largest max_hours accepted (the schema's maximum): past it, 999 says "unlimited". */
+export const MAX_HOURS = 100_000;
+/** The largest headcount one shift may ask of one group (the schema's maximum). */
+export const MAX_HEADCOUNT = 100_000;
 
 export interface Volunteer {
   index: number;

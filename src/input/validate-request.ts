@@ -5,6 +5,8 @@
 import type { FieldError, ScheduleRequest, ValidationResult, Warning } from '../types/schema-types.js';
 import { comparePointers, toPointer } from './json-pointer.js';
 import { lockWarnings } from './lock-rules.js';
+import { NameSuggester, newHintBudget } from './did-you-mean.js';
+import { CappedEntries, ERRORS_PER_CODE, quoteName, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { normalizeRequest, type Problem } from './problem.js';
 import type { ErrorObject, JsonSchema, SchemaRegistry } from './schema-registry.js';
 import { parseUtcDateTime, UTC_EXAMPLE } from './utc-datetime.js';
@@ -25,13 +27,13 @@ const EXPECTED: Record<string, string> = {
   'volunteer.id': 'a non-empty string such as "v17"',
   'volunteer.name': 'a string such as "Ana Ruiz"',
   'volunteer.group': 'a group name such as "kitchen"',
-  'volunteer.max_hours': 'a number of hours >= 0, or 999 for unlimited',
+  'volunteer.max_hours': 'a number of hours from 0 to 100000, or 999 for unlimited',
   'shift': `an object such as {"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}`,
   'shift.id': 'a non-empty string such as "kitchen-sat-1"',
   'shift.start': `a UTC date-time such as "${UTC_EXAMPLE}"`,
   'shift.end': 'a UTC date-time such as "2026-06-01T12:00:00Z"',
   'shift.required_groups': 'an object such as {"kitchen": 2}',
-  'shift.headcount': 'a whole number >= 0 such as 2',
+  'shift.headcount': 'a whole number from 0 to 100000, such as 2',
   'assignment': 'an object such as {"shift_id": "sat-am", "volunteer_id": "v1"}',
   'assignment.shift_id': 'the id of a shift in unassigned_shifts',
   'assignment.volunteer_id': 'the id of a volunteer in volunteers',
@@ -100,6 +102,12 @@ function schemaError(e: ErrorObject): FieldError | undefined {
       const f = fieldOf(base);
       return { pointer: toPointer(base), code: 'out_of_range', message: `${f.label} must be ${expected(f.kind)}, not ${describe(e.data)}.` };
     }
+    case 'maximum': {
+      const f = fieldOf(base);
+      const limit = (e.params as { limit: number }).limit.toLocaleString('en-US');
+      const unlimited = f.kind === 'volunteer.max_hours' ? '; use 999 for unlimited' : '';
+      return { pointer: toPointer(base), code: 'out_of_range', message: `${f.label} must be at most ${limit}${unlimited}, not ${describe(e.data)}.` };
+    }
     case 'pattern': {
       const f = fieldOf(base);
       const pointer = toPointer(base);
@@ -132,62 +140,32 @@ function schemaError(e: ErrorObject): FieldError | undefined {
   }
 }
 
-/** Damerau-free Levenshtein distance, for "did you mean" hints on short names. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
-  let checked = 0;
-  for (const c of candidates) {
-    if (++checked > 20_000) break; // bounded effort on huge requests
-    if (Math.abs(c.length - name.length) > bestDistance) continue;
-    const d = distance(name.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance || (d === bestDistance && best === undefined)) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best;
-}
-
-/** Ends a sentence: "; did you mean 'x'?" when a close candidate exists, else ".". */
-const didYouMean = (name: string, candidates: Iterable<string>): string => {
-  const hit = closest(name, candidates);
-  return hit === undefined ? '.' : `; did you mean '${hit}'?`;
-};
-
+/** Errors and warnings of one request, capped per code (see entry-caps.ts). */
 class Findings {
-  readonly errors: FieldError[] = [];
-  readonly warnings: Warning[] = [];
-  error(pointer: string, code: string, message: string): void {
-    this.errors.push({ pointer, code, message });
+  readonly errors = new CappedEntries<FieldError>(ERRORS_PER_CODE);
+  readonly warnings = new CappedEntries<Warning>(WARNINGS_PER_CODE);
+  /** One work budget for every "did you mean" hint of the request. */
+  readonly hints = newHintBudget();
+  error(pointer: string, code: string, message: string | (() => string)): void {
+    this.errors.add(code, () => ({ pointer, code, message: typeof message === 'string' ? message : message() }));
   }
-  warn(pointer: string, code: string, message: string): void {
-    this.warnings.push({ code, message, pointer });
+  warn(pointer: string, code: string, message: string | (() => string)): void {
+    this.warnings.add(code, () => ({ code, message: typeof message === 'string' ? message : message(), pointer }));
   }
 }
 
 function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, out: Findings): void {
-  const known = (name: string): string[] => Object.keys(schemas.get(name)?.properties ?? {});
+  const known = new Map<string, { props: Set<string>; hints: NameSuggester }>();
+  for (const name of ['schedule-request', 'volunteer', 'shift', 'current-assignment']) {
+    const props = Object.keys(schemas.get(name)?.properties ?? {});
+    known.set(name, { props: new Set(props), hints: new NameSuggester(props, out.hints) });
+  }
   const check = (value: Json, segments: Array<string | number>, schemaName: string, what: string): void => {
     if (!isObject(value)) return;
-    const props = known(schemaName);
-    for (const key of Object.keys(value)) {
-      if (props.includes(key)) continue;
-      out.warn(toPointer([...segments, key]), 'unknown_property', `Property '${key}' is not part of ${what} and is ignored${didYouMean(key, props)}`);
+    const { props, hints } = known.get(schemaName)!;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key) || props.has(key)) continue;
+      out.warn(toPointer([...segments, key]), 'unknown_property', () => `Property ${quoteName(key)} is not part of ${what} and is ignored${hints.didYouMean(key)}`);
     }
   };
   check(body, [], 'schedule-request', 'the request');
@@ -248,19 +226,21 @@ function checkShiftTimes(body: Obj, out: Findings): void {
 }
 
 function checkAssignments(body: Obj, shiftIds: Map<string, number>, volunteerIds: Map<string, number>, out: Findings): void {
+  const shiftHints = new NameSuggester(shiftIds.keys(), out.hints);
+  const volunteerHints = new NameSuggester(volunteerIds.keys(), out.hints);
   for (const [a, i] of items(body, 'current_assignments')) {
     if (typeof a.shift_id === 'string' && !shiftIds.has(a.shift_id)) {
       out.error(
         toPointer(['current_assignments', i, 'shift_id']),
         'unknown_shift',
-        `shift_id '${a.shift_id}' names no shift in unassigned_shifts${didYouMean(a.shift_id, shiftIds.keys())}`,
+        () => `shift_id ${quoteName(a.shift_id as string)} names no shift in unassigned_shifts${shiftHints.didYouMean(a.shift_id as string)}`,
       );
     }
     if (typeof a.volunteer_id === 'string' && !volunteerIds.has(a.volunteer_id)) {
       out.error(
         toPointer(['current_assignments', i, 'volunteer_id']),
         'unknown_volunteer',
-        `volunteer_id '${a.volunteer_id}' names no volunteer in volunteers${didYouMean(a.volunteer_id, volunteerIds.keys())}`,
+        () => `volunteer_id ${quoteName(a.volunteer_id as string)} names no volunteer in volunteers${volunteerHints.didYouMean(a.volunteer_id as string)}`,
       );
     }
   }
@@ -281,16 +261,19 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
     for (const [group, n] of counts) {
       allGroups.add(group);
       if (volunteerGroups.has(group) || !isNonNegInt(n) || n === 0) continue;
-      const entry = orphan.get(group) ?? { pointer: toPointer(['unassigned_shifts', i, 'required_groups', group]), shifts: [] };
-      entry.shifts.push(String(shift.id));
-      orphan.set(group, entry);
+      const entry = orphan.get(group);
+      if (entry) entry.shifts.push(String(shift.id));
+      else orphan.set(group, { pointer: toPointer(['unassigned_shifts', i, 'required_groups', group]), shifts: [String(shift.id)] });
     }
   }
+  const groupHints = new NameSuggester(volunteerGroups, out.hints);
   for (const [group, { pointer, shifts }] of orphan) {
-    const which = shifts.length === 1 ? `shift '${shifts[0]}' requires` : `${shifts.length} shifts require (first: '${shifts[0]}')`;
-    const hit = closest(group, volunteerGroups);
-    const hint = hit === undefined ? '' : ` Did you mean '${hit}'?`;
-    out.warn(pointer, 'group_without_volunteers', `No volunteer belongs to group '${group}', which ${which}; those slots will stay empty.${hint}`);
+    out.warn(pointer, 'group_without_volunteers', () => {
+      const which = shifts.length === 1 ? `shift ${quoteName(shifts[0]!)} requires` : `${shifts.length} shifts require (first: ${quoteName(shifts[0]!)})`;
+      const hit = groupHints.closest(group);
+      const hint = hit === undefined ? '' : ` Did you mean '${hit}'?`;
+      return `No volunteer belongs to group ${quoteName(group)}, which ${which}; those slots will stay empty.${hint}`;
+    });
   }
   return allGroups;
 }
@@ -319,16 +302,16 @@ export function validateScheduleRequest(body: Json, registry: SchemaRegistry): V
  * The validation result and, when the request is valid, the normalized problem it built on the
  * way (for the lock warnings), so scheduling does not normalize the request a second time.
  */
-export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { result: ValidationResult; problem?: Problem } {
+export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { result: ValidationResult; problem?: Problem; errorCount: number } {
   const out = new Findings();
   if (!isObject(body)) {
     out.error('', 'invalid_type', `the request body must be ${EXPECTED.request}, not ${describe(body)}.`);
-    return { result: { valid: false, errors: out.errors, warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } } };
+    return { result: { valid: false, errors: out.errors.list(), warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } }, errorCount: 1 };
   }
   if (!registry.validateRequest(body)) {
     for (const e of registry.validateRequest.errors ?? []) {
       const entry = schemaError(e);
-      if (entry) out.errors.push(entry);
+      if (entry) out.error(entry.pointer, entry.code, entry.message);
     }
   }
   unknownProperties(body, registry.schemas, out);
@@ -338,13 +321,13 @@ export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { re
   checkAssignments(body, shiftIds, volunteerIds, out);
   const groups = checkGroups(body, out);
 
-  const valid = out.errors.length === 0;
+  const valid = out.errors.total === 0;
   const problem = valid ? normalizeRequest(body as ScheduleRequest) : undefined;
-  if (problem) out.warnings.push(...lockWarnings(problem));
+  if (problem) lockWarnings(problem, out.warnings);
 
   // One entry per pointer and code: ajv can report the same fault twice through $ref.
   const seen = new Set<string>();
-  const errors = out.errors.filter((e) => {
+  const errors = out.errors.list().filter((e) => {
     const key = `${e.pointer}\u0000${e.code}`;
     if (seen.has(key)) return false;
     seen.add(key);
@@ -352,9 +335,10 @@ export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { re
   });
   const result = {
     valid,
-    errors: errors.sort(byPointer),
-    warnings: out.warnings.sort(byPointer),
+    errors: [...errors.sort(byPointer), ...out.errors.overflow((code, more) => ({ pointer: '', code: TRUNCATED_CODE, message: truncatedMessage('errors', code, more) }))],
+    warnings: [...out.warnings.list().sort(byPointer), ...out.warnings.overflow((code, more) => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, more) }))],
     summary: summarize(body, groups),
   };
-  return problem ? { result, problem } : { result };
+  const errorCount = out.errors.total - (out.errors.list().length - errors.length);
+  return problem ? { result, problem, errorCount } : { result, errorCount };
 }

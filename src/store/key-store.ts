@@ -20,6 +20,14 @@ export interface KeyRecord {
 /** One recorded call: a usage_history row without its key columns. */
 export type HistoryEntry = Omit<Schema['usage_history'], 'id' | 'user_id'>;
 
+export type DatabaseHealth = 'ok' | 'read-only' | 'unreachable';
+
+/** SQLite's SQLITE_READONLY* codes; PostgreSQL's 25006 read_only_sql_transaction. */
+function isReadOnlyError(e: unknown): boolean {
+  const code = String((e as { code?: unknown }).code ?? '');
+  return code.startsWith('SQLITE_READONLY') || code === '25006' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM';
+}
+
 export class KeyStore {
   private constructor(private readonly store: StoreDatabase) {}
 
@@ -27,6 +35,7 @@ export class KeyStore {
     const store = openDatabase(url);
     try {
       await migrate(store);
+      await new KeyStore(store).assertWritable();
     } catch (e) {
       await store.close();
       throw e;
@@ -42,14 +51,56 @@ export class KeyStore {
     return this.store.close();
   }
 
-  /** Is the database reachable? */
-  async ping(): Promise<boolean> {
+  /**
+   * Can the service do its work, which needs writes (quota, history)? One small upsert tells
+   * apart a database that answers and takes writes, one that answers read-only (a read-only
+   * file, a replica, default_transaction_read_only), and one that does not answer.
+   */
+  async ping(now: Date = new Date()): Promise<DatabaseHealth> {
     try {
-      await sql`select 1`.execute(this.store.db);
-      return true;
-    } catch {
-      return false;
+      await this.writeHeartbeat(now);
+      return 'ok';
+    } catch (e) {
+      return isReadOnlyError(e) ? 'read-only' : 'unreachable';
     }
+  }
+
+  /** Throws a clear error when the database cannot be written (checked at start). */
+  async assertWritable(): Promise<void> {
+    try {
+      await this.writeHeartbeat(new Date());
+    } catch (e) {
+      const why = isReadOnlyError(e) ? 'it is read-only' : 'a write failed';
+      throw new Error(`The database cannot be written (${why}: ${(e as Error).message}). Keys, quotas and usage history need a writable database: check the file's permissions or the server's read-only setting.`, { cause: e });
+    }
+  }
+
+  private async writeHeartbeat(now: Date): Promise<void> {
+    const value = now.toISOString();
+    await this.store.db.insertInto('settings').values({ key: 'heartbeat', value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  }
+
+  /**
+   * Deletes usage history older than `days` and, per key, all but its newest `maxPerKey` rows.
+   * Returns the rows deleted. Safe to run from several instances at once.
+   */
+  async pruneHistory(now: Date, days: number, maxPerKey: number): Promise<number> {
+    const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
+    const byAge = await this.store.db.deleteFrom('usage_history').where('timestamp', '<', cutoff).executeTakeFirst();
+    let deleted = Number(byAge.numDeletedRows);
+    const heavy = await this.store.db
+      .selectFrom('usage_history')
+      .select(['user_id', (eb) => eb.fn.countAll<number>().as('rows')])
+      .groupBy('user_id')
+      .having((eb) => eb.fn.countAll(), '>', maxPerKey)
+      .execute();
+    for (const { user_id: userId } of heavy) {
+      const edge = await this.store.db.selectFrom('usage_history').select('id').where('user_id', '=', userId).orderBy('id', 'desc').offset(maxPerKey).limit(1).executeTakeFirst();
+      if (!edge) continue;
+      const r = await this.store.db.deleteFrom('usage_history').where('user_id', '=', userId).where('id', '<=', edge.id).executeTakeFirst();
+      deleted += Number(r.numDeletedRows);
+    }
+    return deleted;
   }
 
   /** The service secret kept in the database: generated once; every instance reads the same. */

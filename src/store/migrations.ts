@@ -41,5 +41,11 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
       await db.schema.createIndex('usage_history_user_time').ifNotExists().on('usage_history').columns(['user_id', 'id']).execute();
     },
   },
+  '0002_usage_history_time': {
+    // Pruning deletes by age: an index on the timestamp keeps that a range delete.
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema.createIndex('usage_history_time').ifNotExists().on('usage_history').column('timestamp').execute();
+    },
+  },
   };
 }

@@ -172,6 +172,8 @@ export interface ProblemDetails {
     | '/problems/invalid-json'
     | '/problems/invalid-request'
     | '/problems/invalid-csv'
+    | '/problems/invalid-encoding'
+    | '/problems/invalid-multipart'
     | '/problems/unauthorized'
     | '/problems/quota-exceeded'
     | '/problems/payload-too-large'
@@ -296,7 +298,7 @@ export interface Volunteer {
    */
   group: string;
   /**
-   * Most hours the volunteer may be assigned in total, >= 0. Exactly 999 means unlimited. null is not accepted: use 999 for unlimited.
+   * Most hours the volunteer may be assigned in total, from 0 to 100000. Exactly 999 means unlimited. null is not accepted: use 999 for unlimited.
    */
   max_hours: number;
   [k: string]: unknown;
@@ -319,11 +321,11 @@ export interface Shift {
    */
   end: string;
   /**
-   * How many volunteers of each group the shift needs: an object from group name to a whole-number headcount >= 0. Must be an object, not a string or an array.
+   * How many volunteers of each group the shift needs: an object from group name to a whole-number headcount from 0 to 100000. Must be an object, not a string or an array.
    */
   required_groups: {
     /**
-     * Headcount: how many volunteers of this group the shift needs (a whole number >= 0).
+     * Headcount: how many volunteers of this group the shift needs (a whole number from 0 to 100000).
      */
     [k: string]: number;
   };

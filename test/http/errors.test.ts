@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer, request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { invalidRequest } from '../../src/http/problems.js';
+import { invalidRequest } from '../../src/service/problems.js';
 import { problemBody } from '../../src/http/middleware/problem-responder.js';
 import type { SchemaRegistry } from '../../src/input/schema-registry.js';
 import { fixture, schemas, testApp } from '../helpers/app.js';
@@ -64,7 +64,7 @@ describe('error model (RFC 9457 problem+json)', () => {
       expect(ok.body.valid).to.equal(true);
       const bad = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [Buffer.from('{"not": "gzip"}')]);
       expect(bad.status).to.equal(400);
-      expect(bad.body.type).to.equal('/problems/invalid-json');
+      expect(bad.body.type).to.equal('/problems/invalid-encoding');
       expect(bad.body.detail).to.match(/^The body could not be decompressed/);
     } finally {
       server.close();
@@ -173,7 +173,7 @@ describe('error model (RFC 9457 problem+json)', () => {
   });
 
   describe('GET /problems/<slug>', () => {
-    const slugs = ['invalid-json', 'invalid-request', 'invalid-csv', 'unauthorized', 'quota-exceeded', 'payload-too-large', 'unsupported-media-type', 'not-found', 'method-not-allowed', 'overloaded', 'internal'];
+    const slugs = ['invalid-json', 'invalid-request', 'invalid-csv', 'invalid-encoding', 'invalid-multipart', 'unauthorized', 'quota-exceeded', 'payload-too-large', 'unsupported-media-type', 'not-found', 'method-not-allowed', 'overloaded', 'internal'];
 
     it('explains every problem type of the contract as an HTML page', async () => {
       const { request } = testApp();
@@ -215,8 +215,8 @@ describe('error model (RFC 9457 problem+json)', () => {
       expect(text).to.not.include('SECRETINQUERY');
       const access = t.logs().filter((l) => l.msg === 'request');
       expect(access).to.have.length(2);
-      expect(access[0]).to.include({ method: 'POST', path: '/api/validate', status: 200 });
-      expect(access[1]).to.include({ method: 'POST', path: '/api/validate', status: 401 });
+      expect(access[0]).to.include({ method: 'POST', route: '/api/validate', status: 200 });
+      expect(access[1]).to.include({ method: 'POST', route: '/api/validate', status: 401 });
       expect(access[0]!.request_id).to.be.a('string');
     });
   });

@@ -66,7 +66,7 @@ describe('OpenAPI document (GET /openapi.json)', function () {
     expect(doc.components.securitySchemes.bearerKey).to.include({ type: 'http', scheme: 'bearer' });
     expect(Object.keys(doc.components.headers)).to.include.members(['X-Request-Id', 'API-Version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate']);
     const slugs = new Set(JSON.stringify(doc).match(/\/problems\/[a-z-]+/g));
-    for (const slug of ['invalid-json', 'invalid-request', 'invalid-csv', 'unauthorized', 'quota-exceeded', 'payload-too-large', 'unsupported-media-type', 'not-found', 'method-not-allowed', 'overloaded', 'internal']) {
+    for (const slug of ['invalid-json', 'invalid-request', 'invalid-csv', 'invalid-encoding', 'invalid-multipart', 'unauthorized', 'quota-exceeded', 'payload-too-large', 'unsupported-media-type', 'not-found', 'method-not-allowed', 'overloaded', 'internal']) {
       expect(slugs.has(`/problems/${slug}`), slug).to.equal(true);
     }
   });

@@ -30,7 +30,7 @@ describe('operations endpoints', function () {
 
   it('GET /readyz answers 503 when the database is unreachable or the pool is starting', async () => {
     const down = Object.create(sharedStore().store) as KeyStore;
-    down.ping = async () => false;
+    down.ping = async () => 'unreachable';
     const db = await testApp({}, { store: down }).anonymous.get('/readyz');
     expect(db.status).to.equal(503);
     expect(db.headers['content-type']).to.match(/^application\/problem\+json/);

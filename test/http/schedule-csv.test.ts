@@ -88,7 +88,8 @@ describe('POST /api/schedule/csv', function () {
     expect(asField.body.errors[0].message).to.equal("Part 'volunteers' was sent as a text field; send it as a file (curl -F volunteers=@volunteers.csv).");
     const unknown = await request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('tz', 'UTC');
     expect(unknown.status).to.equal(400);
-    expect(unknown.body.detail).to.match(/parts it does not take \(tz\)/);
+    expect(unknown.body.type).to.equal('/problems/invalid-multipart');
+    expect(unknown.body.detail).to.match(/parts it does not take \('tz'\)/);
   });
 
   it('400 for an unknown time zone', async () => {

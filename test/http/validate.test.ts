@@ -44,14 +44,14 @@ const cases: Case[] = [
   { rule: 'volunteer name is a string', bad: (r) => (r.volunteers[0].name = 7), pointer: '/volunteers/0/name', code: 'invalid_type', message: /name must be a string/, good: (r) => delete r.volunteers[0].name },
   { rule: 'volunteer group is required', bad: (r) => delete r.volunteers[2].group, pointer: '/volunteers/2/group', code: 'required', message: /group is required in volunteers\[2\]/ },
   { rule: 'volunteer group is not empty', bad: (r) => (r.volunteers[2].group = ''), pointer: '/volunteers/2/group', code: 'empty_string', message: /group must not be empty/ },
-  { rule: 'max_hours is required', bad: (r) => delete r.volunteers[0].max_hours, pointer: '/volunteers/0/max_hours', code: 'required', message: 'max_hours is required in volunteers[0]: a number of hours >= 0, or 999 for unlimited.' },
+  { rule: 'max_hours is required', bad: (r) => delete r.volunteers[0].max_hours, pointer: '/volunteers/0/max_hours', code: 'required', message: 'max_hours is required in volunteers[0]: a number of hours from 0 to 100000, or 999 for unlimited.' },
   {
     rule: 'max_hours null is refused with "use 999 for unlimited"', bad: (r) => (r.volunteers[0].max_hours = null), pointer: '/volunteers/0/max_hours', code: 'invalid_type',
     message: 'max_hours must be a number, not null; use 999 for unlimited.', good: (r) => (r.volunteers[0].max_hours = 999),
   },
   {
     rule: 'max_hours is >= 0', bad: (r) => (r.volunteers[0].max_hours = -1), pointer: '/volunteers/0/max_hours', code: 'out_of_range',
-    message: 'max_hours must be a number of hours >= 0, or 999 for unlimited, not -1.', good: (r) => (r.volunteers[3].max_hours = 0),
+    message: 'max_hours must be a number of hours from 0 to 100000, or 999 for unlimited, not -1.', good: (r) => (r.volunteers[3].max_hours = 0),
   },
   { rule: 'max_hours is a number', bad: (r) => (r.volunteers[0].max_hours = '8'), pointer: '/volunteers/0/max_hours', code: 'invalid_type', message: /not a string \("8"\)/, good: (r) => (r.volunteers[0].max_hours = 7.5) },
   { rule: 'a volunteer is an object', bad: (r) => (r.volunteers[1] = 'Ben'), pointer: '/volunteers/1', code: 'invalid_type', message: /volunteers\[1\] must be an object such as/ },
@@ -87,7 +87,7 @@ const cases: Case[] = [
   { rule: 'required_groups null is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = null), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type', message: 'required_groups must be an object such as {"kitchen": 2}, not null.' },
   {
     rule: 'a headcount is a whole number', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.5), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'not_integer',
-    message: "the headcount of group 'kitchen' must be a whole number >= 0 such as 2, not 2.5.", good: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.0),
+    message: "the headcount of group 'kitchen' must be a whole number from 0 to 100000, such as 2, not 2.5.", good: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.0),
   },
   { rule: 'a headcount is >= 0', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = -1), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'out_of_range', message: /not -1\.$/, good: (r) => (r.unassigned_shifts[0].required_groups.bar = 0) },
   { rule: 'a headcount is a number', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = '2'), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'invalid_type', message: /not a string \("2"\)/ },

@@ -8,7 +8,7 @@ import { parseKey, sign, signatureMatches } from '../../auth/api-keys.js';
 import { isoSeconds, periodOf } from '../../auth/quota-period.js';
 import type { Logger } from '../../logging/logger.js';
 import type { KeyRecord, KeyStore } from '../../store/key-store.js';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../../service/problems.js';
 import type { Metrics } from '../metrics.js';
 
 export interface AccessDeps {
@@ -21,11 +21,18 @@ export interface AccessDeps {
   pending?: Set<Promise<void>>;
 }
 
-export interface AuthState {
-  user: KeyRecord;
-}
+/** Route patterns whose calls consume the daily quota (CONTRACT.md section 7). */
+export const COUNTED_ROUTES: ReadonlySet<string> = new Set(['/api/schedule', '/api/schedule/csv', '/api/validate']);
 
-const COUNTED = new Set(['/api/schedule', '/api/schedule/csv', '/api/validate']);
+/**
+ * The route pattern the router matched for this method, never the raw path: quota and history
+ * follow the route that runs, whatever spelling of the path reached it.
+ */
+function matchedRoute(ctx: Context): string | undefined {
+  const layers = (ctx as Context & { matched?: Array<{ path: string | RegExp; methods: string[] }> }).matched ?? [];
+  const route = layers.filter((l) => l.methods.includes(ctx.method)).at(-1);
+  return route === undefined ? undefined : String(route.path);
+}
 const KEY_QUERY = ['key', 'api_key', 'apikey', 'access_token', 'token'];
 const KEY_HEADERS = ['x-api-key', 'api-key', 'x-auth-token', 'x-access-token'];
 const V1_NOTE = 'Keys from version 1.0 are not accepted: request a new key from the operator.';
@@ -44,6 +51,23 @@ function unauthorized(detail: string): ProblemError {
   return new ProblemError('unauthorized', detail, { headers: { 'WWW-Authenticate': 'Bearer realm="volunteer-scheduler", error="invalid_token"' } });
 }
 
+/**
+ * The token of `Bearer <token>` (scheme case-insensitive, spaces around the token allowed), or
+ * undefined. One pass over the header, no regular expression: a header of many spaces costs
+ * linear time before any key is checked.
+ */
+export function bearerToken(header: string): string | undefined {
+  if (header.length < 7 || header.slice(0, 6).toLowerCase() !== 'bearer' || header[6] !== ' ') return undefined;
+  const token = header.slice(7).trim();
+  for (let i = 0; i < token.length; i++) if (/\s/.test(token[i]!)) return undefined;
+  return token;
+}
+
+const schemeOf = (header: string): string => {
+  const space = header.indexOf(' ');
+  return (space < 0 ? header : header.slice(0, space)).slice(0, 20);
+};
+
 async function authenticate(ctx: Context, deps: AccessDeps): Promise<KeyRecord> {
   const inQuery = KEY_QUERY.filter((k) => ctx.query[k] !== undefined);
   const inHeader = KEY_HEADERS.filter((h) => ctx.get(h) !== '');
@@ -53,9 +77,9 @@ async function authenticate(ctx: Context, deps: AccessDeps): Promise<KeyRecord> 
   }
   const header = ctx.get('Authorization');
   if (header === '') throw unauthorized('The Authorization header is missing; send Authorization: Bearer <user_id>.<signature>.');
-  const match = /^Bearer[ ]+(\S*)\s*$/i.exec(header);
-  if (!match) throw unauthorized(`The Authorization header is not a Bearer key; send Authorization: Bearer <user_id>.<signature> (found the scheme '${header.split(' ')[0]!.slice(0, 20)}').`);
-  const parsed = parseKey(match[1]!);
+  const token = bearerToken(header);
+  if (token === undefined) throw unauthorized(`The Authorization header is not a Bearer key; send Authorization: Bearer <user_id>.<signature> (found the scheme '${schemeOf(header)}').`);
+  const parsed = parseKey(token);
   if (!parsed.ok) throw unauthorized(`The key is malformed: a key is <user_id>.<signature>, both parts required, the signature 43 characters; check it was not cut short. ${V1_NOTE}`);
   const record = await fromStore(deps, ctx.state.requestId, () => deps.store.find(parsed.userId));
   if (!record) throw unauthorized(`No key was issued for user '${parsed.userId}'. ${V1_NOTE}`);
@@ -70,6 +94,7 @@ export function accessControl(deps: AccessDeps): Middleware {
   return async (ctx, next) => {
     const user = await authenticate(ctx, deps);
     ctx.state.user = user;
+    const route = matchedRoute(ctx);
     const started = process.hrtime.bigint();
     const now = deps.clock();
     const period = periodOf(now);
@@ -80,7 +105,7 @@ export function accessControl(deps: AccessDeps): Middleware {
     };
     let status = 500;
     try {
-      if (COUNTED.has(ctx.path)) {
+      if (route !== undefined && COUNTED_ROUTES.has(route)) {
         const count = await fromStore(deps, ctx.state.requestId, () => deps.store.consume(user.userId, period.key, user.quota));
         if (count === undefined) {
           limitHeaders(0);
@@ -104,7 +129,7 @@ export function accessControl(deps: AccessDeps): Middleware {
       const entry = {
         timestamp: now.toISOString(),
         method: ctx.method,
-        endpoint: ctx.path,
+        endpoint: route ?? 'unmatched',
         status,
         duration_ms: Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 100) / 100,
         request_id: ctx.state.requestId,

@@ -5,7 +5,7 @@
 import type { Context, Middleware } from 'koa';
 import type { Logger } from '../../logging/logger.js';
 import type { ProblemDetails } from '../../types/schema-types.js';
-import { ProblemError, problemTypes, type ProblemSlug } from '../problems.js';
+import { ProblemError, problemTypes, type ProblemSlug } from '../../service/problems.js';
 
 interface LibraryError {
   status?: number;

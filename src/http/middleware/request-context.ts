@@ -1,7 +1,8 @@
 // Outermost middleware: gives every request an id (echoing a well-formed incoming
 // X-Request-Id), stamps X-Request-Id and API-Version on every response, and writes one access
-// log line. The log line carries no query string, body or headers: keys and payloads never
-// reach the logs.
+// log line. The log line carries no query string, body or headers, and names the route pattern
+// the request matched rather than its raw path (a client may put anything in a path, a key
+// included): keys and payloads never reach the logs.
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../logging/logger.js';
@@ -34,10 +35,12 @@ export function requestContext(logger: Logger, metrics?: Metrics, routeOf: Route
       ctx.set('X-Request-Id', requestId);
       ctx.set('API-Version', API_VERSION);
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      // The route pattern (never the raw path) keeps the metric's labels few.
-      metrics?.requests.inc({ route: routeOf(ctx.method, ctx.path), method: ctx.method, status: String(ctx.status) });
+      // The route pattern (never the raw path) keeps the metric's labels few and the log free of
+      // whatever a client put in the path.
+      const route = routeOf(ctx.method, ctx.path);
+      metrics?.requests.inc({ route, method: ctx.method, status: String(ctx.status) });
       logger.info(
-        { request_id: requestId, method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 },
+        { request_id: requestId, method: ctx.method, route, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 },
         'request',
       );
     }

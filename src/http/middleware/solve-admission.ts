@@ -3,7 +3,7 @@
 // the request is answered 503 overloaded with Retry-After at once, before its body is read:
 // never an unbounded backlog. Cheap endpoints never wait behind solves.
 import type { Middleware } from 'koa';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../../service/problems.js';
 
 export function solveAdmission(capacity: number): Middleware {
   let inFlight = 0;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SCHEMA_ID_BASE } from '../../input/schema-registry.js';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../../service/problems.js';
 
 const assetDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 

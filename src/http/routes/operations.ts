@@ -1,13 +1,14 @@
 // Public operational endpoints: GET /healthz (the process answers), GET /readyz (the database
-// answers and the solver pool is ready; 503 otherwise), GET /metrics (Prometheus text), and
+// answers and takes writes, and the solver pool is ready; 503 otherwise), GET /metrics (Prometheus text), and
 // GET /schemas/<name>.json (each schema file, as the service validates with it).
 import Router from '@koa/router';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import type { Metrics } from '../metrics.js';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../../service/problems.js';
+import type { DatabaseHealth } from '../../store/key-store.js';
 
 export interface ReadinessChecks {
-  database: () => Promise<boolean>;
+  database: () => Promise<DatabaseHealth>;
   solverPool: () => boolean;
 }
 
@@ -21,7 +22,7 @@ export function operationsRoutes(router: Router, deps: { metrics: Metrics; readi
   });
 
   router.get('/readyz', async (ctx) => {
-    const checks = { database: (await deps.readiness.database()) ? 'ok' : 'unreachable', solver_pool: deps.readiness.solverPool() ? 'ok' : 'starting' };
+    const checks = { database: await deps.readiness.database(), solver_pool: deps.readiness.solverPool() ? 'ok' : 'starting' };
     if (checks.database !== 'ok' || checks.solver_pool !== 'ok') {
       const failing = Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k, v]) => `${k} ${v}`);
       throw new ProblemError('overloaded', `Not ready: ${failing.join(', ')}.`, { headers: { 'Retry-After': '5' } });

@@ -1,7 +1,7 @@
 // GET /problems and GET /problems/<slug>: the pages behind every problem's `type` URI. HTML
 // for browsers; JSON ({slug, status, title, explanation}) when the client prefers it.
 import Router from '@koa/router';
-import { ProblemError, problemTypes, type ProblemSlug, type ProblemType } from '../problems.js';
+import { ProblemError, problemTypes, type ProblemSlug, type ProblemType } from '../../service/problems.js';
 
 const escapeHtml = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

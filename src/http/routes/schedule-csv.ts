@@ -12,9 +12,10 @@ import type { Config } from '../../config/config.js';
 import type { SubproblemRunner } from '../../engine/schedule.js';
 import type { CsvFile } from '../../input/csv.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
-import { scheduleCsv } from '../../schedule-service.js';
+import { schedulePrepared } from '../../schedule-service.js';
+import type { InputPreparer } from '../../service/input-preparer.js';
 import type { CsvError } from '../../types/schema-types.js';
-import { overLimit, ProblemError } from '../problems.js';
+import { overLimit, ProblemError } from '../../service/problems.js';
 import type { Metrics } from '../metrics.js';
 import { parseScheduleQuery } from './schedule.js';
 
@@ -26,28 +27,70 @@ interface UploadedFile {
 export const UPLOAD_PREFIX = 'volunteer-scheduler-upload-';
 const PARTS: CsvFile[] = ['volunteers', 'shifts'];
 
+/** formidable's error codes (formidable/src/FormidableError.js), each mapped to its own answer. */
+const FORMIDABLE = {
+  aborted: 1002,
+  maxFieldsSizeExceeded: 1006,
+  maxFieldsExceeded: 1007,
+  biggerThanTotalMaxFileSize: 1009,
+  missingContentType: 1011,
+  malformedMultipart: 1012,
+  missingMultipartBoundary: 1013,
+  unknownTransferEncoding: 1014,
+  maxFilesExceeded: 1015,
+  biggerThanMaxFileSize: 1016,
+} as const;
+
+const MAX_FIELDS = 4;
+const MAX_FIELDS_BYTES = 64 * 1024;
+const MAX_FILES = 2;
+
+function multipartError(err: { code?: number; httpCode?: number; message?: string }, maxBytes: number): ProblemError {
+  const multipart = (detail: string): ProblemError => new ProblemError('invalid-multipart', `${detail} The upload takes the file parts volunteers and shifts and the text field timezone.`);
+  switch (err.code) {
+    case FORMIDABLE.biggerThanMaxFileSize:
+    case FORMIDABLE.biggerThanTotalMaxFileSize:
+      return overLimit('An uploaded CSV file', 'over the limit', 'MAX_CSV_FILE_BYTES', maxBytes, 'bytes');
+    case FORMIDABLE.maxFilesExceeded:
+      return multipart(`The upload has more than ${MAX_FILES} file parts.`);
+    case FORMIDABLE.maxFieldsExceeded:
+      return multipart(`The upload has more than ${MAX_FIELDS} text fields.`);
+    case FORMIDABLE.maxFieldsSizeExceeded:
+      return multipart(`The upload's text fields are over ${MAX_FIELDS_BYTES / 1024} KB together.`);
+    case FORMIDABLE.aborted:
+      return multipart('The upload was aborted before the whole body arrived.');
+    case FORMIDABLE.missingMultipartBoundary:
+    case FORMIDABLE.missingContentType:
+      return multipart('The Content-Type header has no multipart boundary; let the client build it (curl -F, FormData).');
+    case FORMIDABLE.unknownTransferEncoding:
+      return multipart('The upload uses a Transfer-Encoding this endpoint does not read.');
+    default:
+      return multipart(`The multipart body is malformed (${(err.message ?? 'unreadable').slice(0, 120)}).`);
+  }
+}
+
 async function receive(ctx: Context, dir: string, maxBytes: number): Promise<void> {
   const parse = koaBody({
     multipart: true,
     json: false,
     urlencoded: false,
     text: false,
-    formidable: { uploadDir: dir, maxFileSize: maxBytes, maxTotalFileSize: 2 * maxBytes, maxFiles: 2, maxFields: 4, maxFieldsSize: 64 * 1024, allowEmptyFiles: true, minFileSize: 0 },
+    formidable: { uploadDir: dir, maxFileSize: maxBytes, maxTotalFileSize: 2 * maxBytes, maxFiles: MAX_FILES, maxFields: MAX_FIELDS, maxFieldsSize: MAX_FIELDS_BYTES, allowEmptyFiles: true, minFileSize: 0 },
   });
   try {
     await parse(ctx, async () => {});
   } catch (thrown) {
-    const err = thrown as { httpCode?: number; code?: number; message?: string };
-    if (err.httpCode === 413 || /maxFileSize|maxTotalFileSize/.test(err.message ?? '')) {
-      throw overLimit('An uploaded CSV file', 'over the limit', 'MAX_CSV_FILE_BYTES', maxBytes, 'bytes');
-    }
-    if (/maxFiles/.test(err.message ?? '')) throw new ProblemError('invalid-csv', 'The upload has more than two files; send one volunteers file and one shifts file.');
-    if (/maxFields/.test(err.message ?? '')) throw new ProblemError('invalid-csv', 'The upload has too many text fields; the only one taken is timezone.');
-    throw new ProblemError('invalid-csv', `The multipart body could not be read: ${err.message ?? 'malformed'}. Send multipart/form-data with file parts volunteers and shifts.`);
+    throw multipartError(thrown as { code?: number; httpCode?: number; message?: string }, maxBytes);
   }
 }
 
-export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
+/** Part names for a message: clipped, at most five. */
+function listParts(names: string[]): string {
+  const shown = names.slice(0, 5).map((n) => `'${n.length > 40 ? `${n.slice(0, 40)}...` : n}'`);
+  return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
+}
+
+export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     if (!ctx.is('multipart/form-data')) {
@@ -64,7 +107,7 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
       const errors: CsvError[] = [];
       const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && k !== 'timezone');
       if (unexpected.length > 0) {
-        throw new ProblemError('invalid-csv', `The upload has parts it does not take (${unexpected.join(', ')}); the parts are the files volunteers and shifts and the text field timezone.`);
+        throw new ProblemError('invalid-multipart', `The upload has parts it does not take (${listParts(unexpected)}); the parts are the files volunteers and shifts and the text field timezone.`);
       }
       const bytes: Partial<Record<CsvFile, Buffer>> = {};
       for (const part of PARTS) {
@@ -79,7 +122,8 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
         throw new ProblemError('invalid-csv', `The upload is incomplete: ${errors.map((e) => e.message).join(' ')}`, { errors });
       }
       const zone = fields.timezone === undefined ? 'UTC' : String(fields.timezone).trim();
-      const answer = await scheduleCsv(bytes.volunteers, bytes.shifts, zone, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
+      const prepared = await deps.preparer.prepareCsv(bytes.volunteers, bytes.shifts, zone);
+      const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
       ctx.type = 'application/json';
       ctx.body = answer.json;
       status = 'ok';

@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import { isoSeconds, periodOf } from '../../auth/quota-period.js';
 import type { KeyRecord, KeyStore } from '../../store/key-store.js';
 import type { UsageResult } from '../../types/schema-types.js';
-import { ProblemError } from '../problems.js';
+import { ProblemError } from '../../service/problems.js';
 import { fromStore } from '../middleware/access-control.js';
 import type { Logger } from '../../logging/logger.js';
 

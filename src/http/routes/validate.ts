@@ -1,15 +1,12 @@
 // POST /api/validate: checks a payload without scheduling. Always 200 when the body is JSON.
+// The body is parsed and checked on an input worker (service/input-preparer.ts).
 import Router from '@koa/router';
 import type { Limits } from '../../config/config.js';
-import type { SchemaRegistry } from '../../input/schema-registry.js';
-import { validateScheduleRequest } from '../../input/validate-request.js';
+import type { InputPreparer } from '../../service/input-preparer.js';
 import { jsonBody } from '../middleware/json-body.js';
-import { enforceCountLimits } from '../request-limits.js';
 
-export function validateRoutes(router: Router, deps: { schemas: SchemaRegistry; limits: Limits }): void {
-  router.post('/api/validate', jsonBody(deps.limits.maxJsonBodyBytes), (ctx) => {
-    const body: unknown = ctx.request.body;
-    enforceCountLimits(body, deps.limits);
-    ctx.body = validateScheduleRequest(body, deps.schemas);
+export function validateRoutes(router: Router, deps: { preparer: InputPreparer; limits: Limits }): void {
+  router.post('/api/validate', jsonBody(deps.limits.maxJsonBodyBytes), async (ctx) => {
+    ctx.body = await deps.preparer.validate(ctx.state.body!);
   });
 }

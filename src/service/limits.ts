@@ -1,8 +1,9 @@
-// The contract's count limits on a JSON request (section 1): too many volunteers, shifts or
-// locked assignments is a 413 naming the limit and its configured value, checked before any
-// validation work.
+// The contract's limits on a request (section 1): too many volunteers, shifts or locked
+// assignments, strings or property names too long, too many groups per shift, or a model too
+// large is a 413 naming the limit and its configured value, checked before the work it bounds.
 import type { Limits } from '../config/config.js';
-import { overLimit } from './problems.js';
+import type { Problem } from '../input/problem.js';
+import { overLimit, ProblemError } from './problems.js';
 
 export function enforceCountLimits(body: unknown, limits: Limits): void {
   if (typeof body !== 'object' || body === null) return;
@@ -25,6 +26,12 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
     }
   };
   const items = (key: string): Array<Record<string, unknown>> => (Array.isArray(record[key]) ? (record[key] as unknown[]) : []).filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
+  // Property names are echoed in unknown-property warnings: bounded like strings.
+  const keysOf = (value: Record<string, unknown>, where: string): void => {
+    for (const key in value) if (key.length > limits.maxStringLength) tooLong(key, `a property name in ${where}`);
+  };
+  keysOf(record, 'the request');
+  for (const key of ['volunteers', 'unassigned_shifts', 'current_assignments']) items(key).forEach((item, i) => keysOf(item, `${key}[${i}]`));
   items('volunteers').forEach((v, i) => {
     for (const field of ['id', 'name', 'group']) tooLong(v[field], `volunteers[${i}].${field}`);
   });
@@ -42,4 +49,16 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
   items('current_assignments').forEach((a, i) => {
     for (const field of ['shift_id', 'volunteer_id']) tooLong(a[field], `current_assignments[${i}].${field}`);
   });
+}
+
+/** The engine's model has a variable per (volunteer, shift) pair of a group: bound its size. */
+export function enforcePairLimit(problem: Problem, limits: Limits): void {
+  const members = new Map<string, number>();
+  for (const v of problem.volunteers) members.set(v.group, (members.get(v.group) ?? 0) + 1);
+  let pairs = 0;
+  for (const s of problem.shifts) for (const [group, n] of s.required) if (n > 0) pairs += members.get(group) ?? 0;
+  if (pairs > limits.maxCandidatePairs) {
+    const problemError = overLimit('The number of (volunteer, shift) pairs of the same group', pairs.toLocaleString('en-US'), 'MAX_CANDIDATE_PAIRS', limits.maxCandidatePairs, 'pairs');
+    throw new ProblemError('payload-too-large', `${problemError.detail} Split the request by date range or by group.`, problemError.extras);
+  }
 }

@@ -7,6 +7,8 @@ export type ProblemSlug =
   | 'invalid-json'
   | 'invalid-request'
   | 'invalid-csv'
+  | 'invalid-encoding'
+  | 'invalid-multipart'
   | 'unauthorized'
   | 'quota-exceeded'
   | 'payload-too-large'
@@ -36,6 +38,14 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
   'invalid-csv': {
     slug: 'invalid-csv', status: 400, title: 'The CSV upload is not valid',
     explanation: 'A part of the multipart upload is missing or empty, or a CSV file has a missing column or bad cells. errors lists every bad cell as {file, row, column, message}, with rows numbered as a spreadsheet shows them (the header is row 1).',
+  },
+  'invalid-encoding': {
+    slug: 'invalid-encoding', status: 400, title: 'The body cannot be decoded',
+    explanation: 'The body is compressed as its Content-Encoding header says (gzip, deflate or br), but the compressed data is corrupt or cut short, so it cannot be read. Send the body uncompressed, or compress it again; an unknown Content-Encoding gets 415 instead.',
+  },
+  'invalid-multipart': {
+    slug: 'invalid-multipart', status: 400, title: 'The multipart upload cannot be read',
+    explanation: 'POST /api/schedule/csv takes multipart/form-data with two file parts, volunteers and shifts, and an optional text field timezone. The body is not well-formed multipart (a missing boundary, a part cut short), or it has more parts or fields than the upload takes. The detail says which. curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv sends a well-formed upload.',
   },
   unauthorized: {
     slug: 'unauthorized', status: 401, title: 'Missing or invalid API key',
@@ -97,11 +107,15 @@ export function plural(n: number, word: string, pluralWord = `${word}s`): string
   return `${n.toLocaleString('en-US')} ${n === 1 ? word : pluralWord}`;
 }
 
-/** 400 invalid-request carrying the same field-level entries as POST /api/validate. */
-export function invalidRequest(errors: FieldError[], warnings: Warning[] = []): ProblemError {
+/**
+ * 400 invalid-request carrying the same field-level entries as POST /api/validate; `total`
+ * counts the errors found where the list leaves some out (see input/entry-caps.ts).
+ */
+export function invalidRequest(errors: FieldError[], warnings: Warning[] = [], total: number = errors.length): ProblemError {
+  const listed = total > errors.length ? 'the first of each kind are listed in errors' : 'each is listed in errors';
   return new ProblemError(
     'invalid-request',
-    `The payload has ${plural(errors.length, 'error')}; each is listed in errors. POST /api/validate gives the same entries.`,
+    `The payload has ${plural(total, 'error')}; ${listed}. POST /api/validate gives the same entries.`,
     { errors, warnings },
   );
 }

@@ -1,0 +1,78 @@
+// Where the *prepare* step runs. In the service, on a small pool of input worker threads
+// (piscina): a 10 MB body is parsed and validated there, so the event loop keeps answering
+// other requests meanwhile; past INPUT_WORKERS busy threads and INPUT_QUEUE_MAX waiting
+// requests, a request gets 503 at once. The CLI and most tests prepare in their own thread.
+import { Piscina } from 'piscina';
+import type { Limits } from '../config/config.js';
+import type { ValidationResult } from '../types/schema-types.js';
+import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext, type PreparedProblem } from './prepare.js';
+import { ProblemError, type ProblemExtras, type ProblemSlug } from './problems.js';
+
+/** One request's prepare step. */
+type TaskBody = { kind: 'validate'; body: Uint8Array } | { kind: 'json'; body: Uint8Array } | { kind: 'csv'; volunteers: Uint8Array; shifts: Uint8Array; timezone: string };
+
+/** A prepare step as sent to an input worker, with the configured limits. */
+export type InputTask = TaskBody & { limits: Limits };
+
+export type InputTaskResult =
+  | { ok: true; value: ValidationResult | PreparedProblem }
+  | { ok: false; problem: { slug: ProblemSlug; detail: string; extras: ProblemExtras } };
+
+/** Prepares requests: the same results wherever it runs. */
+export interface InputPreparer {
+  validate(body: Uint8Array): Promise<ValidationResult>;
+  prepareJson(body: Uint8Array): Promise<PreparedProblem>;
+  prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string): Promise<PreparedProblem>;
+  close(): Promise<void>;
+  stats(): { threads: number; queued: number };
+}
+
+/** Prepares in the calling thread (CLI, tests). */
+export function inlinePreparer(context: PrepareContext): InputPreparer {
+  return {
+    validate: async (body) => validateJsonBody(body, context),
+    prepareJson: async (body) => prepareJsonBody(body, context),
+    prepareCsv: async (volunteers, shifts, timezone) => prepareCsv(volunteers, shifts, timezone, context),
+    close: async () => {},
+    stats: () => ({ threads: 0, queued: 0 }),
+  };
+}
+
+export interface WorkerPreparerOptions {
+  limits: Limits;
+  /** Input worker threads. */
+  threads: number;
+  /** Requests that may wait for a thread before 503. */
+  queueMax: number;
+}
+
+/** Prepares on input worker threads. */
+export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
+  const pool = new Piscina<InputTask, InputTaskResult>({
+    filename: new URL('./input-worker.js', import.meta.url).href,
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    maxQueue: options.queueMax,
+    idleTimeout: Infinity,
+  });
+  const run = async (task: TaskBody): Promise<ValidationResult | PreparedProblem> => {
+    let result: InputTaskResult;
+    try {
+      result = await pool.run({ ...task, limits: options.limits });
+    } catch (e) {
+      if (e instanceof Error && /queue is at limit/i.test(e.message)) {
+        throw new ProblemError('overloaded', 'Every input worker is busy and the queue is full; retry in a few seconds.', { headers: { 'Retry-After': '2' } });
+      }
+      throw e;
+    }
+    if (!result.ok) throw new ProblemError(result.problem.slug, result.problem.detail, result.problem.extras);
+    return result.value;
+  };
+  return {
+    validate: async (body) => (await run({ kind: 'validate', body })) as ValidationResult,
+    prepareJson: async (body) => (await run({ kind: 'json', body })) as PreparedProblem,
+    prepareCsv: async (volunteers, shifts, timezone) => (await run({ kind: 'csv', volunteers, shifts, timezone })) as PreparedProblem,
+    close: () => pool.destroy(),
+    stats: () => ({ threads: pool.threads.length, queued: pool.queueSize }),
+  };
+}
