@@ -33,6 +33,8 @@ export async function postgresDatabase(): Promise<TestDatabase> {
     name: 'postgres',
     url: url.toString(),
     drop: async () => {
+      // A bounded retry, not a wait for some event: right after a test terminated the
+      // database's connections, the admin connection or the drop itself can fail once.
       for (let attempt = 1; ; attempt++) {
         const c = new pg.Client({ connectionString: PG_ADMIN_URL });
         c.on('error', () => {});
