@@ -141,21 +141,38 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   }
 }
 
+/** When progress lines fall due: the time now, and a tick every second until stopped (injectable for tests). */
+export interface ProgressClock {
+  now(): number;
+  everySecond(tick: () => void): { stop(): void };
+}
+
+const systemClock: ProgressClock = {
+  now: () => Date.now(),
+  everySecond: (tick) => {
+    const timer = setInterval(tick, 1000).unref();
+    return { stop: () => clearInterval(timer) };
+  },
+};
+
 /**
  * A progress line on stderr, once a second, for solves that take longer than one: the phase,
  * the groups done and running, and the slots filled so far by the best schedules found.
  */
-class SolveProgress {
-  private readonly begun = Date.now();
+export class SolveProgress {
+  private readonly begun: number;
   private readonly best = new Map<string, number>();
   private running = 0;
   private done = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: { stop(): void } | undefined;
   private printed = false;
 
-  constructor(private readonly io: Io) {
-    this.timer = setInterval(() => this.print('solving'), 1000);
-    this.timer.unref();
+  constructor(
+    private readonly io: Io,
+    private readonly clock: ProgressClock = systemClock,
+  ) {
+    this.begun = clock.now();
+    this.timer = clock.everySecond(() => this.print('solving'));
   }
 
   started(group: string): void {
@@ -174,7 +191,7 @@ class SolveProgress {
   }
 
   private print(phase: string): void {
-    const seconds = ((Date.now() - this.begun) / 1000).toFixed(1);
+    const seconds = ((this.clock.now() - this.begun) / 1000).toFixed(1);
     const filled = [...this.best.values()].reduce((a, b) => a + b, 0);
     this.io.err(`[${seconds} s] ${phase}: ${this.done} group${this.done === 1 ? '' : 's'} done, ${this.running} running, ${filled} slots filled so far by new assignments\n`);
     this.printed = true;
@@ -182,7 +199,7 @@ class SolveProgress {
 
   stop(): void {
     if (!this.timer) return;
-    clearInterval(this.timer);
+    this.timer.stop();
     this.timer = undefined;
     if (this.printed) this.print('done');
   }

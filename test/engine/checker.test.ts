@@ -1,34 +1,105 @@
+// The independent checker must fail on wrong results, or it proves nothing: each test breaks
+// one rule in a known-correct result (a fixture, so the expectations do not move with the
+// engine) and asserts the exact violations the checker reports: their codes and the ids they
+// name, including the knock-on ones (a moved volunteer also changes summaries and fairness).
 import { expect } from 'chai';
-import { checkSchedule } from '../helpers/schedule-checker.js';
-import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
+import { fixture } from '../helpers/app.js';
+import { checkSchedule, type Violation } from '../helpers/schedule-checker.js';
+import { solve, type Json } from '../helpers/engine.js';
 
-// The checker must fail on wrong results, or it proves nothing.
+type Named = Omit<Violation, 'message'>;
+
 describe('the schedule checker', () => {
-  const request = {
-    volunteers: [volunteer('a', 'k', 8, 'Ann'), volunteer('b', 'k', 4), volunteer('c', 'bar', 999)],
-    unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 }), shift('s3', 14, 18, { k: 2, bar: 1 })],
-    current_assignments: [{ shift_id: 's1', volunteer_id: 'a' }],
-  };
-  let good: Json;
-  before(async () => {
-    good = (await solve(request)).result;
-    expect(checkSchedule(request, good)).to.deep.equal([]);
-  });
-  const tamper = (change: (r: Json) => void): string[] => {
+  const { request, result: good } = fixture<{ request: Json; result: Json }>('checker/locked-kitchen.json');
+  /** The violations of the good result once `change` is applied, without their messages. */
+  const tamper = (change: (r: Json) => void): Named[] => {
     const r = structuredClone(good);
     change(r);
-    return checkSchedule(request, r);
+    return checkSchedule(request, r).map(({ message: _message, ...named }) => named);
   };
 
-  it('catches a dropped lock', () => expect(tamper((r) => (r.assigned_shifts.s1 = r.assigned_shifts.s1.filter((v: string) => v !== 'a'))).join()).to.match(/not kept/));
-  it('catches a wrong group', () => expect(tamper((r) => r.assigned_shifts.s2.push('c'))).to.not.be.empty);
-  it('catches an overlap', () => expect(tamper((r) => (r.assigned_shifts.s2 = ['a']))).to.not.be.empty);
-  it('catches a wrong fairness score', () => expect(tamper((r) => (r.fairness_score += 0.01)).join()).to.match(/fairness_score/));
-  it('catches a wrong summary', () => expect(tamper((r) => (r.volunteers.a.assigned_hours += 1)).join()).to.match(/assigned_hours/));
-  it('catches a missing unfilled shift', () => expect(tamper((r) => (r.unfilled_shifts = []))).to.not.be.empty);
-  it('catches a false reason', () =>
-    expect(tamper((r) => {
-      r.conflicts[0].details = [{ code: 'max_hours', volunteer_id: 'c', assigned_hours: 0, max_hours: 999, shift_hours: 4 }];
-    })).to.not.be.empty);
-  it('catches an over-full shift', () => expect(tamper((r) => (r.assigned_shifts.s3 = ['a', 'b', 'c']))).to.not.be.empty);
+  it('accepts the fixture result and the engine result for the same request', async () => {
+    expect(checkSchedule(request, good)).to.deep.equal([]);
+    expect(checkSchedule(request, (await solve(request)).result)).to.deep.equal([]);
+  });
+
+  const cases: Array<[string, (r: Json) => void, Named[]]> = [
+    [
+      'a dropped lock',
+      (r) => (r.assigned_shifts.s1 = r.assigned_shifts.s1.filter((v: string) => v !== 'a')),
+      [
+        { code: 'empty_shift', shift: 's1' },
+        { code: 'lock_dropped', volunteer: 'a', shift: 's1' },
+        { code: 'summary_hours', volunteer: 'a' },
+        { code: 'summary_shifts', volunteer: 'a' },
+        { code: 'fairness_score' },
+        { code: 'unfilled_shifts' },
+        { code: 'conflict_count' },
+        { code: 'conflict_pair', shift: 's1', group: 'k' },
+      ],
+    ],
+    [
+      'a volunteer of a group the shift does not require',
+      (r) => r.assigned_shifts.s2.push('c'),
+      [
+        { code: 'group_not_required', volunteer: 'c', shift: 's2', group: 'bar' },
+        { code: 'over_headcount', shift: 's2', group: 'bar' },
+        { code: 'summary_hours', volunteer: 'c' },
+        { code: 'summary_shifts', volunteer: 'c' },
+        { code: 'fairness_score' },
+      ],
+    ],
+    [
+      'an overlap (and the hours past max_hours it brings)',
+      (r) => (r.assigned_shifts.s2 = ['a']),
+      [
+        { code: 'over_max_hours', volunteer: 'a' },
+        { code: 'overlap', volunteer: 'a', shift: 's1', other: 's2' },
+        { code: 'summary_hours', volunteer: 'a' },
+        { code: 'summary_shifts', volunteer: 'a' },
+        { code: 'summary_hours', volunteer: 'b' },
+        { code: 'summary_shifts', volunteer: 'b' },
+        { code: 'fairness_score' },
+        { code: 'false_reason', shift: 's3', group: 'k', volunteer: 'b' },
+        { code: 'fillable_slot', shift: 's3', group: 'k', volunteer: 'b' },
+      ],
+    ],
+    ['a wrong fairness score', (r) => (r.fairness_score += 0.01), [{ code: 'fairness_score' }]],
+    ['a wrong summary', (r) => (r.volunteers.a.assigned_hours += 1), [{ code: 'summary_hours', volunteer: 'a' }]],
+    ['a missing unfilled shift', (r) => (r.unfilled_shifts = []), [{ code: 'unfilled_shifts' }]],
+    [
+      'a false reason',
+      (r) => (r.conflicts[0].details = [{ code: 'max_hours', volunteer_id: 'c', assigned_hours: 0, max_hours: 999, shift_hours: 4 }]),
+      [{ code: 'false_reason', shift: 's3', group: 'k', volunteer: 'c' }],
+    ],
+    [
+      'an over-full shift',
+      (r) => (r.assigned_shifts.s3 = ['a', 'b', 'c']),
+      [
+        { code: 'over_max_hours', volunteer: 'b' },
+        { code: 'summary_hours', volunteer: 'b' },
+        { code: 'summary_shifts', volunteer: 'b' },
+        { code: 'fairness_score' },
+        { code: 'unfilled_shifts' },
+        { code: 'conflict_count' },
+      ],
+    ],
+    [
+      'a shift over its headcount within everyone\'s hours',
+      (r) => {
+        r.assigned_shifts.s2 = ['a', 'b'];
+        r.assigned_shifts.s3 = ['c'];
+        r.volunteers.a.assigned_shifts = ['s1', 's2'];
+      },
+      [
+        { code: 'over_headcount', shift: 's2', group: 'k' },
+        { code: 'overlap', volunteer: 'a', shift: 's1', other: 's2' },
+        { code: 'conflict_counts', shift: 's3', group: 'k' },
+      ],
+    ],
+    ['an unknown reason code (outside the schema too)', (r) => r.conflicts[0].details.push({ code: 'bad_luck' }), [{ code: 'schema' }, { code: 'unknown_reason', shift: 's3', group: 'k' }]],
+  ];
+  for (const [what, change, expected] of cases) {
+    it(`catches ${what}`, () => expect(tamper(change)).to.deep.equal(expected));
+  }
 });

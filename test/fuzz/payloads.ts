@@ -1,7 +1,8 @@
 // fast-check generators of hostile input for the API: valid requests mutated field by field,
 // arbitrary JSON, deeply nested and oversized bodies, raw bytes, and CSV files with broken
 // cells, formula cells, odd encodings and shapes. The property: the service never answers
-// 500, never hangs, and every non-200 answer is problem+json.
+// 500, never hangs, and every non-200 answer is problem+json. Every value comes from the
+// run's seed (no fc.sample inside a generator), so a seed replays a run case for case.
 import fc from 'fast-check';
 import { expect } from 'chai';
 import type { TestApp } from '../helpers/app.js';
@@ -56,7 +57,7 @@ const row = fc.array(cell, { minLength: 0, maxLength: 7 }).map((cells) => cells.
 /** A CSV file: a plausible header and random rows, or raw bytes. */
 export const csvFiles = (header: string): fc.Arbitrary<Buffer> =>
   fc.oneof(
-    fc.array(row, { maxLength: 8 }).map((rows) => Buffer.from([header, ...rows].join(fc.sample(fc.constantFrom('\n', '\r\n'), 1)[0]))),
+    fc.tuple(fc.array(row, { maxLength: 8 }), fc.constantFrom('\n', '\r\n')).map(([rows, eol]) => Buffer.from([header, ...rows].join(eol))),
     fc.array(row, { maxLength: 8 }).map((rows) => Buffer.from(`\ufeff${rows.join('\r\n')}`)),
     fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
     fc.constant(Buffer.from([0xff, 0xfe, 0x41, 0x00])),
@@ -71,27 +72,50 @@ export function expectSane(res: { status: number; headers: Record<string, string
   expect(({} as Record<string, unknown>).polluted, what).to.equal(undefined);
 }
 
-/** Runs `runs` cases against validate, schedule and schedule/csv; returns how many requests were made. */
-export async function fuzzApi(t: TestApp, runs: number, seed?: number): Promise<number> {
+/** A seed for a fuzz run: FUZZ_SEED when set (to replay a run), else a fresh one. */
+export function fuzzSeed(env: Record<string, string | undefined> = process.env): number {
+  const given = env.FUZZ_SEED;
+  if (given === undefined || given.trim() === '') return (Date.now() ^ Math.floor(Math.random() * 0x1_0000_0000)) | 0;
+  if (!/^-?\d+$/.test(given.trim()) || Number(given) !== (Number(given) | 0)) throw new Error(`FUZZ_SEED is '${given}'; expected a 32-bit integer, as printed by an earlier run.`);
+  return Number(given);
+}
+
+/**
+ * Runs `runs` cases against validate, schedule and schedule/csv from `seed`; returns how many
+ * requests were made. A failure names the seed to replay with, then fast-check's report (the
+ * shrunk case, and the seed and path of the property that failed).
+ */
+export async function fuzzApi(t: TestApp, runs: number, seed: number): Promise<number> {
   let requests = 0;
-  const params = { numRuns: runs, ...(seed === undefined ? {} : { seed }) };
-  await fc.assert(
-    fc.asyncProperty(jsonBodies, fc.constantFrom('/api/validate', '/api/schedule?time_limit=1'), async (body, path) => {
-      const res = await t.request.post(path).set('Content-Type', 'application/json').send(body);
-      requests++;
-      expectSane(res, `${path} ${body.slice(0, 200)}`);
-    }),
-    params,
+  const params = { numRuns: runs, seed };
+  const replayable = async (what: string, run: () => Promise<void>): Promise<void> => {
+    try {
+      await run();
+    } catch (e) {
+      throw new Error(`fuzz ${what} failed with FUZZ_SEED=${seed} (replay: FUZZ_SEED=${seed} npm test)\n${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  };
+  await replayable('JSON bodies', () =>
+    fc.assert(
+      fc.asyncProperty(jsonBodies, fc.constantFrom('/api/validate', '/api/schedule?time_limit=1'), async (body, path) => {
+        const res = await t.request.post(path).set('Content-Type', 'application/json').send(body);
+        requests++;
+        expectSane(res, `${path} ${body.slice(0, 200)}`);
+      }),
+      params,
+    ),
   );
-  await fc.assert(
-    fc.asyncProperty(csvFiles('Name,Group,Max Hours'), csvFiles('Name,Start,End,Groups'), fc.constantFrom(undefined, 'UTC', 'America/Chicago', 'Nowhere/City', ''), async (v, s, tz) => {
-      let req = t.request.post('/api/schedule/csv?time_limit=1').attach('volunteers', v, 'v.csv').attach('shifts', s, 's.csv');
-      if (tz !== undefined) req = req.field('timezone', tz);
-      const res = await req;
-      requests++;
-      expectSane(res, `csv ${v.toString('latin1').slice(0, 120)} | ${s.toString('latin1').slice(0, 120)}`);
-    }),
-    params,
+  await replayable('CSV files', () =>
+    fc.assert(
+      fc.asyncProperty(csvFiles('Name,Group,Max Hours'), csvFiles('Name,Start,End,Groups'), fc.constantFrom(undefined, 'UTC', 'America/Chicago', 'Nowhere/City', ''), async (v, s, tz) => {
+        let req = t.request.post('/api/schedule/csv?time_limit=1').attach('volunteers', v, 'v.csv').attach('shifts', s, 's.csv');
+        if (tz !== undefined) req = req.field('timezone', tz);
+        const res = await req;
+        requests++;
+        expectSane(res, `csv ${v.toString('latin1').slice(0, 120)} | ${s.toString('latin1').slice(0, 120)}`);
+      }),
+      params,
+    ),
   );
   return requests;
 }

@@ -35,6 +35,8 @@ export interface RunningService {
   port: number;
   /** Everything the service printed so far. */
   stdout: () => string;
+  /** Resolves once the service has printed `text` on stdout (at once if it already has). */
+  printed(text: string): Promise<void>;
   /** Sends SIGTERM and resolves with how the process ended. */
   stop(): Promise<CliResult>;
   /** Kills it if still running (for finally blocks). */
@@ -61,6 +63,18 @@ export async function startService(env: Record<string, string>): Promise<Running
   return {
     port,
     stdout: () => out,
+    printed: (text) =>
+      new Promise<void>((resolve, reject) => {
+        const look = (): boolean => {
+          if (!out.includes(text)) return false;
+          child.stdout.off('data', look);
+          resolve();
+          return true;
+        };
+        if (look()) return;
+        child.stdout.on('data', look);
+        child.once('exit', () => (out.includes(text) ? resolve() : reject(new Error(`the service exited without printing ${text}: ${out}`))));
+      }),
     stop: () => {
       child.kill('SIGTERM');
       return exited;

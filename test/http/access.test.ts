@@ -1,3 +1,5 @@
+// Keys, quota and usage history through the HTTP app, on each storage back end: SQLite always,
+// PostgreSQL when reachable (`[postgres]`; see test/helpers/databases.ts).
 import { expect } from 'chai';
 import { createServer, type Server } from 'node:http';
 import supertest from 'supertest';
@@ -6,7 +8,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { KeyStore } from '../../src/store/key-store.js';
-import { DATABASES, type TestDatabase } from '../helpers/databases.js';
+import { DATABASES, requirePostgres, type TestDatabase } from '../helpers/databases.js';
 import { pool, schemas } from '../helpers/app.js';
 import { expectSchema } from '../helpers/schema-assert.js';
 
@@ -14,8 +16,8 @@ const SECRET = 'access-test-secret-0123456789-0123456789';
 const BODY = { volunteers: [], unassigned_shifts: [] };
 type Json = Record<string, any>;
 
-for (const [label, create] of DATABASES) {
-  describe(`keys, quota and usage on ${label}`, function () {
+for (const { label, tag, create, needsPostgres } of DATABASES) {
+  describe(`keys, quota and usage on ${label}${tag}`, function () {
     this.timeout(60_000);
     let database: TestDatabase;
     let store: KeyStore;
@@ -27,13 +29,14 @@ for (const [label, create] of DATABASES) {
       await Promise.all([...pending]);
     };
 
-    before(async () => {
+    before(async function () {
+      if (needsPostgres) await requirePostgres(this);
       database = await create();
       store = await KeyStore.open(database.url);
     });
     after(async () => {
-      await store.close();
-      await database.drop();
+      await store?.close();
+      await database?.drop();
     });
     beforeEach(() => {
       now = new Date('2026-06-01T22:00:00Z');

@@ -1,3 +1,5 @@
+// A PostgreSQL restart seen from the service: every server connection is terminated under a
+// live app, which must answer 503 at worst and then recover on its own.
 import { expect } from 'chai';
 import pg from 'pg';
 import supertest from 'supertest';
@@ -7,19 +9,20 @@ import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { KeyStore } from '../../src/store/key-store.js';
 import { pool, schemas } from '../helpers/app.js';
-import { PG_ADMIN_URL, postgresDatabase, type TestDatabase } from '../helpers/databases.js';
+import { PG_ADMIN_URL, postgresDatabase, requirePostgres, type TestDatabase } from '../helpers/databases.js';
 
-describe('PostgreSQL connections dropped (a database restart): the service recovers', function () {
+describe('PostgreSQL connections dropped (a database restart): the service recovers [postgres]', function () {
   this.timeout(60_000);
   let database: TestDatabase;
   let store: KeyStore;
-  before(async () => {
+  before(async function () {
+    await requirePostgres(this);
     database = await postgresDatabase();
     store = await KeyStore.open(database.url);
   });
   after(async () => {
-    await store.close();
-    await database.drop();
+    await store?.close();
+    await database?.drop();
   });
 
   it('answers again after every server connection of its database was terminated', async () => {
