@@ -3,7 +3,7 @@
 // period, then exit 0). Slow clients are bounded here: headers and the whole request each have
 // a deadline (HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT), idle keep-alive connections close,
 // and at most MAX_CONNECTIONS are open at once. Usage history is pruned at start and hourly.
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../config/config.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { createLogger, type Logger } from '../logging/logger.js';
@@ -29,19 +29,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
   const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites, pool, preparer });
-  const server = createServer(
-    {
-      headersTimeout: config.http.headersTimeoutS * 1000,
-      requestTimeout: config.http.requestTimeoutS * 1000,
-      keepAliveTimeout: config.http.keepAliveTimeoutS * 1000,
-      // How often Node checks the two deadlines above (its default, 30 s, would let a slow
-      // client outlive a 10 s headers timeout by up to 30 s).
-      connectionsCheckingInterval: Math.min(1000, config.http.headersTimeoutS * 500),
-    },
-    app.callback(),
-  );
-  server.keepAliveTimeout = config.http.keepAliveTimeoutS * 1000;
-  server.maxConnections = config.http.maxConnections;
+  const server = httpServer(app.callback(), config.http);
   const pruning = scheduleHistoryPruning(store, config, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -71,6 +59,24 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
     return closing;
   };
   return { server, port, close };
+}
+
+/** The HTTP server with the configured deadlines for slow clients and the connection cap. */
+export function httpServer(callback: RequestListener, http: Config['http']): Server {
+  const server = createServer(
+    {
+      headersTimeout: http.headersTimeoutS * 1000,
+      requestTimeout: http.requestTimeoutS * 1000,
+      keepAliveTimeout: http.keepAliveTimeoutS * 1000,
+      // How often Node checks the two deadlines above (its default, 30 s, would let a slow
+      // client outlive a 10 s headers timeout by up to 30 s).
+      connectionsCheckingInterval: Math.min(1000, http.headersTimeoutS * 500),
+    },
+    callback,
+  );
+  server.keepAliveTimeout = http.keepAliveTimeoutS * 1000;
+  server.maxConnections = http.maxConnections;
+  return server;
 }
 
 const HOUR_MS = 3_600_000;

@@ -60,7 +60,7 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
     try {
       result = await pool.run({ ...task, limits: options.limits });
     } catch (e) {
-      if (e instanceof Error && /queue is at limit/i.test(e.message)) {
+      if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message)) {
         throw new ProblemError('overloaded', 'Every input worker is busy and the queue is full; retry in a few seconds.', { headers: { 'Retry-After': '2' } });
       }
       throw e;

@@ -9,7 +9,9 @@ const VALID_ENV: Record<string, string> = {
   PORT: '9000', HOST: '127.0.0.1', DATABASE_URL: 'postgres://u@127.0.0.1:5432/db', SCHEDULER_SECRET: 's'.repeat(40),
   DEFAULT_DAILY_QUOTA: '50', SOLVE_TIME_LIMIT_DEFAULT: '2.5', SOLVE_TIME_LIMIT_MAX: '30', SOLVER_WORKERS: '3',
   MAX_JSON_BODY_BYTES: '512kB', MAX_CSV_FILE_BYTES: '2MB', MAX_VOLUNTEERS: '100', MAX_SHIFTS: '200', MAX_LOCKED_ASSIGNMENTS: '300',
-  MAX_CANDIDATE_PAIRS: '400', MAX_STRING_LENGTH: '500', MAX_GROUPS_PER_SHIFT: '6', SOLVE_QUEUE_MAX: '7', CORS_ORIGINS: 'https://rota.example.org', LOG_LEVEL: 'DEBUG',
+  MAX_CANDIDATE_PAIRS: '400', MAX_STRING_LENGTH: '500', MAX_GROUPS_PER_SHIFT: '6', SOLVE_QUEUE_MAX: '7',
+  INPUT_WORKERS: '3', INPUT_QUEUE_MAX: '9', HTTP_HEADERS_TIMEOUT: '4', HTTP_REQUEST_TIMEOUT: '40', HTTP_KEEP_ALIVE_TIMEOUT: '2.5', MAX_CONNECTIONS: '250',
+  USAGE_HISTORY_DAYS: '30', USAGE_HISTORY_MAX_PER_KEY: '5000', CORS_ORIGINS: 'https://rota.example.org', LOG_LEVEL: 'DEBUG',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -37,7 +39,8 @@ describe('configuration', () => {
     const c = loadConfig(VALID_ENV);
     expect(c).to.deep.equal({
       port: 9000, host: '127.0.0.1', databaseUrl: 'postgres://u@127.0.0.1:5432/db', schedulerSecret: 's'.repeat(40), defaultDailyQuota: 50,
-      solveTimeLimitDefault: 2.5, solveTimeLimitMax: 30, solverWorkers: 3, solveQueueMax: 7, corsOrigins: ['https://rota.example.org'], logLevel: 'debug',
+      solveTimeLimitDefault: 2.5, solveTimeLimitMax: 30, solverWorkers: 3, solveQueueMax: 7,
+      inputWorkers: 3, inputQueueMax: 9, http: { headersTimeoutS: 4, requestTimeoutS: 40, keepAliveTimeoutS: 2.5, maxConnections: 250 }, usageHistoryDays: 30, usageHistoryMaxPerKey: 5000, corsOrigins: ['https://rota.example.org'], logLevel: 'debug',
       limits: { maxJsonBodyBytes: 524288, maxCsvFileBytes: 2097152, maxVolunteers: 100, maxShifts: 200, maxLockedAssignments: 300, maxCandidatePairs: 400, maxStringLength: 500, maxGroupsPerShift: 6 },
     });
   });
