@@ -64,7 +64,9 @@ const emptyStatus: Middleware = async (ctx, next) => {
   if (ctx.body != null) return;
   if (ctx.status === 404) {
     const path = ctx.path.length > 80 ? `${ctx.path.slice(0, 80)}...` : ctx.path;
-    const exact = API_PATHS.find((p) => p === ctx.path.toLowerCase().replace(/\/+$/, ''));
+    let lower = ctx.path.toLowerCase();
+    while (lower.endsWith('/')) lower = lower.slice(0, -1);
+    const exact = API_PATHS.find((p) => p === lower);
     const hint = exact === undefined ? '' : ` Paths are matched exactly: use ${exact}.`;
     throw new ProblemError('not-found', `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`);
   }

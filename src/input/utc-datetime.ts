@@ -4,7 +4,9 @@
 export const UTC_EXAMPLE = '2026-06-01T08:00:00Z';
 
 const STRICT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?Z$/;
-const LOOSE = /^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(.*)$/;
+// The suffix starts with a non-digit, so the fraction's digits and the suffix never compete
+// (a `(.*)` there backtracked quadratically on long digit runs).
+const LOOSE = /^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(\D.*)?$/;
 
 export type UtcParse =
   | { ok: true; ms: number }
