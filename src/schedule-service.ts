@@ -10,15 +10,14 @@ import type { SchemaRegistry } from './input/schema-registry.js';
 import { checkScheduleRequest } from './input/validate-request.js';
 import type { BackendName } from './engine/backends/backend.js';
 import { toOrderedJson } from './engine/ordered-json.js';
-import { scheduleProblem, type EngineOutput, type SubproblemRunner } from './engine/schedule.js';
+import { Budget } from './engine/budget.js';
+import type { EngineOutput, Scheduler, SolveProgress } from './engine/scheduler.js';
 import type { Warning } from './types/schema-types.js';
 
 export interface ScheduleServiceDeps {
   schemas: SchemaRegistry;
   limits: Limits;
-  runSubproblem: SubproblemRunner;
-  /** Subproblems solved at once (solver workers). */
-  lanes?: number;
+  scheduler: Scheduler;
 }
 
 export interface ScheduleCall {
@@ -27,6 +26,9 @@ export interface ScheduleCall {
   debug: 'off' | 'true' | 'lp';
   /** Warnings about the call itself (a capped time limit). */
   warnings?: Warning[];
+  /** Aborting stops the solve: the answer is the best schedule found so far. */
+  signal?: AbortSignal;
+  onProgress?: (progress: SolveProgress) => void;
 }
 
 export interface ScheduleAnswer {
@@ -42,7 +44,15 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
   enforcePairLimit(problem, deps.limits);
   const parseMs = performance.now() - started;
   const warnings = [...(call.warnings ?? []), ...validation.warnings];
-  const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug, lanes: deps.lanes ?? 1 }, deps.runSubproblem);
+  const output = await deps.scheduler.solve({
+    problem,
+    warnings,
+    backend: call.backend,
+    budget: Budget.forTimeLimit(call.timeLimitS, call.signal ? { signal: call.signal } : {}),
+    diagnostics: { lpText: call.debug === 'lp' },
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(call.onProgress ? { onIncumbent: call.onProgress } : {}),
+  });
   const body2 =
     call.debug === 'off'
       ? output.result
@@ -52,6 +62,7 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
             backend: call.backend,
             status: output.status,
             time_limit_s: call.timeLimitS,
+            ...(output.cancelled ? { note: 'the solve was cancelled: the schedule is the best found until then' } : {}),
             subproblems: output.subproblems.map((s) => s.diagnostics),
             explanation: {
               ms: round(output.timings.explain_ms + output.subproblems.reduce((t, s) => t + s.diagnostics.explain.ms, 0)),

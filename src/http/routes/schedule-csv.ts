@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../config/config.js';
-import type { SubproblemRunner } from '../../engine/schedule.js';
+import type { Scheduler } from '../../engine/scheduler.js';
 import type { CsvFile } from '../../input/csv.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { scheduleCsv } from '../../schedule-service.js';
@@ -47,7 +47,7 @@ async function receive(ctx: Context, dir: string, maxBytes: number): Promise<voi
   }
 }
 
-export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
+export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; scheduler: Scheduler; metrics?: Metrics; admit: Middleware }): void {
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     if (!ctx.is('multipart/form-data')) {
@@ -79,7 +79,7 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
         throw new ProblemError('invalid-csv', `The upload is incomplete: ${errors.map((e) => e.message).join(' ')}`, { errors });
       }
       const zone = fields.timezone === undefined ? 'UTC' : String(fields.timezone).trim();
-      const answer = await scheduleCsv(bytes.volunteers, bytes.shifts, zone, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
+      const answer = await scheduleCsv(bytes.volunteers, bytes.shifts, zone, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       ctx.type = 'application/json';
       ctx.body = answer.json;
       status = 'ok';
