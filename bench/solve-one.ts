@@ -8,7 +8,7 @@ import { createScheduler } from '../src/engine/scheduler.js';
 import { loadSchemas } from '../src/input/schema-registry.js';
 import { scheduleRequest } from '../src/schedule-service.js';
 import { generatedInstances } from './generate.js';
-import { checkSchedule } from '../test/helpers/schedule-checker.js';
+import { checkSchedule } from './schedule-checker.js';
 
 type Json = Record<string, any>;
 
