@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { loadConfig } from '../src/config/config.js';
-import { SolverPool } from '../src/engine/pool/solver-pool.js';
+import { createScheduler } from '../src/engine/scheduler.js';
 import { loadSchemas } from '../src/input/schema-registry.js';
 import { scheduleRequest } from '../src/schedule-service.js';
 import { generatedInstances } from './generate.js';
-import { checkSchedule } from '../test/helpers/schedule-checker.js';
+import { checkSchedule } from './schedule-checker.js';
 
 type Json = Record<string, any>;
 
@@ -17,12 +17,12 @@ if (!spec) throw new Error('usage: solve-one <generated name | path.json> [backe
 const request: Json = spec.endsWith('.json') ? JSON.parse(readFileSync(spec, 'utf8')) : generatedInstances().find((i) => i.name === spec)!.request;
 
 const config = loadConfig({ ...process.env, SOLVE_TIME_LIMIT_MAX: '600' });
-const pool = new SolverPool({ size: availableParallelism() });
-await pool.ready();
+const scheduler = createScheduler({ workers: availableParallelism() });
+await scheduler.ready();
 const schemas = loadSchemas();
 const solveOnce = async () => {
   const started = performance.now();
-  const answer = await scheduleRequest(request, { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' }, { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, runSubproblem: (t) => pool.run(t), lanes: availableParallelism() });
+  const answer = await scheduleRequest(request, { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' }, { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, scheduler });
   return { answer, ms: performance.now() - started };
 };
 // The first solve in fresh workers pays for compiling the solver; a running service is warm.
@@ -30,7 +30,7 @@ const first = await solveOnce();
 const warm = await solveOnce();
 const answer = warm.answer;
 const wallMs = first.ms;
-await pool.close();
+await scheduler.close();
 
 const result = JSON.parse(answer.json) as Json;
 const groupOf = new Map<string, string>(request.volunteers.map((v: Json) => [v.id, v.group]));

@@ -6,15 +6,14 @@ import type { SchemaRegistry } from './input/schema-registry.js';
 import { prepareCsv, prepareRequest, type PreparedProblem } from './service/prepare.js';
 import type { BackendName } from './engine/backends/backend.js';
 import { toOrderedJson } from './engine/ordered-json.js';
-import { scheduleProblem, type EngineOutput, type SubproblemRunner } from './engine/schedule.js';
+import { Budget } from './engine/budget.js';
+import type { EngineOutput, Scheduler, SolveProgress } from './engine/scheduler.js';
 import type { Warning } from './types/schema-types.js';
 
 export interface ScheduleServiceDeps {
   schemas: SchemaRegistry;
   limits: Limits;
-  runSubproblem: SubproblemRunner;
-  /** Subproblems solved at once (solver workers). */
-  lanes?: number;
+  scheduler: Scheduler;
 }
 
 export interface ScheduleCall {
@@ -23,6 +22,9 @@ export interface ScheduleCall {
   debug: 'off' | 'true' | 'lp';
   /** Warnings about the call itself (a capped time limit). */
   warnings?: Warning[];
+  /** Aborting stops the solve: the answer is the best schedule found so far. */
+  signal?: AbortSignal;
+  onProgress?: (progress: SolveProgress) => void;
 }
 
 export interface ScheduleAnswer {
@@ -39,7 +41,15 @@ export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: S
 export async function schedulePrepared(prepared: PreparedProblem, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
   const { problem, parseMs } = prepared;
   const warnings = [...(call.warnings ?? []), ...prepared.warnings];
-  const output = await scheduleProblem(problem, warnings, { backend: call.backend, timeLimitS: call.timeLimitS, debug: call.debug, lanes: deps.lanes ?? 1 }, deps.runSubproblem);
+  const output = await deps.scheduler.solve({
+    problem,
+    warnings,
+    backend: call.backend,
+    budget: Budget.forTimeLimit(call.timeLimitS, call.signal ? { signal: call.signal } : {}),
+    diagnostics: { lpText: call.debug === 'lp' },
+    ...(call.signal ? { signal: call.signal } : {}),
+    ...(call.onProgress ? { onIncumbent: call.onProgress } : {}),
+  });
   const body2 =
     call.debug === 'off'
       ? output.result
@@ -49,6 +59,7 @@ export async function schedulePrepared(prepared: PreparedProblem, call: Schedule
             backend: call.backend,
             status: output.status,
             time_limit_s: call.timeLimitS,
+            ...(output.cancelled ? { note: 'the solve was cancelled: the schedule is the best found until then' } : {}),
             subproblems: output.subproblems.map((s) => s.diagnostics),
             explanation: {
               ms: round(output.timings.explain_ms + output.subproblems.reduce((t, s) => t + s.diagnostics.explain.ms, 0)),

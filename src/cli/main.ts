@@ -10,11 +10,9 @@ import { serve } from '../http/server.js';
 import { KEYS_HELP, KeysUsageError, runKeys } from './keys.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { validateScheduleRequest } from '../input/validate-request.js';
-import { SolverPool } from '../engine/pool/solver-pool.js';
+import { createScheduler, type SolveProgress } from '../engine/scheduler.js';
 import { parseScheduleQuery } from '../http/routes/schedule.js';
 import { scheduleCsv, scheduleRequest } from '../schedule-service.js';
-import type { SolveTask } from '../engine/pool/messages.js';
-import type { PoolOutcome } from '../engine/pool/solver-pool.js';
 
 export interface Io {
   out(text: string): void;
@@ -118,26 +116,24 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
     }
   };
   const input = csv ? { volunteers: readBytes(values.volunteers!), shifts: readBytes(values.shifts!) } : { body: readJson(positionals[0]!) };
-  const pool = new SolverPool({ size: config.solverWorkers });
-  let progress: SolveProgress | undefined;
+  const scheduler = createScheduler({ workers: config.solverWorkers });
+  let progress: ProgressLine | undefined;
   try {
-    await pool.ready();
-    progress = new SolveProgress(io);
-    const runSubproblem = async (task: SolveTask): Promise<PoolOutcome> => {
-      progress?.started(task.sub.group);
-      const outcome = await pool.run(task, (assignments) => progress?.improved(task.sub.group, assignments.length));
-      progress?.finished(task.sub.group, outcome.kind === 'done' ? outcome.result.filled : (outcome.incumbent?.length ?? 0));
-      return outcome;
-    };
-    const deps = { schemas: loadSchemas(), limits: config.limits, runSubproblem, lanes: config.solverWorkers };
+    await scheduler.ready();
+    const line = new ProgressLine(io);
+    progress = line;
+    const deps = { schemas: loadSchemas(), limits: config.limits, scheduler };
+    const withProgress = { ...call, onProgress: (p: SolveProgress) => line.update(p) };
     const answer =
-      'body' in input ? await scheduleRequest(input.body, call, deps, 2) : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', call, deps, 2);
-    progress.stop();
+      'body' in input ? await scheduleRequest(input.body, withProgress, deps, 2) : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', withProgress, deps, 2);
+    const { subproblems } = answer.output;
+    line.update({ groupsDone: subproblems.length, groupsRunning: 0, filled: subproblems.reduce((t, s) => t + s.filled, 0) });
+    line.stop();
     io.out(`${answer.json}\n`);
     return 0;
   } finally {
     progress?.stop();
-    await pool.close();
+    await scheduler.close();
   }
 }
 
@@ -159,11 +155,9 @@ const systemClock: ProgressClock = {
  * A progress line on stderr, once a second, for solves that take longer than one: the phase,
  * the groups done and running, and the slots filled so far by the best schedules found.
  */
-export class SolveProgress {
+export class ProgressLine {
   private readonly begun: number;
-  private readonly best = new Map<string, number>();
-  private running = 0;
-  private done = 0;
+  private latest: Pick<SolveProgress, 'groupsDone' | 'groupsRunning' | 'filled'> = { groupsDone: 0, groupsRunning: 0, filled: 0 };
   private timer: { stop(): void } | undefined;
   private printed = false;
 
@@ -175,25 +169,14 @@ export class SolveProgress {
     this.timer = clock.everySecond(() => this.print('solving'));
   }
 
-  started(group: string): void {
-    this.running++;
-    this.best.set(group, this.best.get(group) ?? 0);
-  }
-
-  improved(group: string, filled: number): void {
-    this.best.set(group, Math.max(this.best.get(group) ?? 0, filled));
-  }
-
-  finished(group: string, filled: number): void {
-    this.running--;
-    this.done++;
-    this.best.set(group, Math.max(this.best.get(group) ?? 0, filled));
+  update(progress: Pick<SolveProgress, 'groupsDone' | 'groupsRunning' | 'filled'>): void {
+    this.latest = progress;
   }
 
   private print(phase: string): void {
     const seconds = ((this.clock.now() - this.begun) / 1000).toFixed(1);
-    const filled = [...this.best.values()].reduce((a, b) => a + b, 0);
-    this.io.err(`[${seconds} s] ${phase}: ${this.done} group${this.done === 1 ? '' : 's'} done, ${this.running} running, ${filled} slots filled so far by new assignments\n`);
+    const { groupsDone: done, groupsRunning: running, filled } = this.latest;
+    this.io.err(`[${seconds} s] ${phase}: ${done} group${done === 1 ? '' : 's'} done, ${running} running, ${filled} slots filled so far by new assignments\n`);
     this.printed = true;
   }
 

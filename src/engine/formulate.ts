@@ -25,8 +25,6 @@ export interface Formulation {
   coverage: Objective;
   staffing: Objective;
   fairness: Objective;
-  /** Size of the breakpoint grid, in hours. */
-  step: number;
 }
 
 const MAX_PIECES = 64;
@@ -170,7 +168,6 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     coverage: { sense: 'max', costs: coverage },
     staffing: { sense: 'max', costs: staffing },
     fairness: { sense: 'min', costs: fairness },
-    step,
   };
 }
 

@@ -1,7 +1,9 @@
 // Fast improvements in plain code, before (and often instead of) a MIP: ejection moves that fill
 // one more slot by moving a volunteer's shift to someone else, and transfers and swaps that
 // even out hours without changing which slots are filled. Deterministic: fixed scan order and
-// move caps, never the clock, decide where they stop (the clock only guards the deadline).
+// move caps, never the clock, decide where they stop (the budget only guards the deadline and
+// cancellation).
+import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 
 const EPS = 1e-9;
@@ -90,12 +92,12 @@ export class LocalState {
  * their shifts s', which C takes by giving up s'', and so on, until someone takes the last one
  * outright. Each chain fills one more slot. Depth and the nodes tried per slot are capped.
  */
-export function improveCoverage(p: Prepared, x: Uint8Array, deadline: number, maxDepth = 6, maxNodes = 5000): Uint8Array {
+export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxDepth = 6, maxNodes = 5000): Uint8Array {
   const st = new LocalState(p, x);
   let improved = true;
-  while (improved && Date.now() < deadline) {
+  while (improved && !budget.expired()) {
     improved = false;
-    for (let s = 0; s < p.sub.shifts.length && Date.now() < deadline; s++) {
+    for (let s = 0; s < p.sub.shifts.length && !budget.expired(); s++) {
       while (st.filled[s]! < p.demand[s]!) {
         const budget = { nodes: maxNodes };
         if (!augment(st, s, maxDepth, new Set(), budget)) break;
@@ -142,18 +144,18 @@ function augment(st: LocalState, s: number, depth: number, visited: Set<number>,
  * from a busier to a less busy volunteer) and swaps (two volunteers exchange shifts of
  * different lengths), each strictly lowering the sum of squared hours.
  */
-export function improveFairness(p: Prepared, x: Uint8Array, deadline: number, maxPasses = 50): Uint8Array {
+export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxPasses = 50): Uint8Array {
   const st = new LocalState(p, x);
   const nS = p.sub.shifts.length;
   // Pair of (volunteer, shift), or -1: an O(1) lookup for swaps.
   const pairOf = new Map<number, number>();
   for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
   const hoursOf = (pair: number): number => p.sub.shifts[p.candShift[pair]!]!.hours;
-  for (let pass = 0; pass < maxPasses && Date.now() < deadline; pass++) {
+  for (let pass = 0; pass < maxPasses && !budget.expired(); pass++) {
     let improved = false;
     // Transfers.
     for (let s = 0; s < p.sub.shifts.length; s++) {
-      if (Date.now() >= deadline) return st.x;
+      if (budget.expired()) return st.x;
       const pairs = p.byShift[s]!;
       for (const from of pairs) {
         if (!st.x[from]) continue;
@@ -177,7 +179,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, deadline: number, ma
     }
     // Swaps: A (busier) gives s1 to B and takes B's shorter s2.
     for (let s1 = 0; s1 < p.sub.shifts.length; s1++) {
-      if (Date.now() >= deadline) return st.x;
+      if (budget.expired()) return st.x;
       for (const aPair of p.byShift[s1]!) {
         if (!st.x[aPair]) continue;
         const a = p.candVolunteer[aPair]!;

@@ -1,36 +1,30 @@
-// The scheduling engine's entry point: decomposes the problem by group, solves the groups in
-// parallel (through a runner: the worker pool, or in-process), and assembles the contract's
-// result. Pure of HTTP and storage.
+// The scheduling engine's core: decomposes the problem by group, solves the groups in parallel
+// lanes (through a runner: the worker pool, or in-process), and assembles the contract's
+// result. Pure of HTTP and storage; the Scheduler (scheduler.ts) is its entry point.
 import type { ScheduleResult, Suggestion, Warning } from '../types/schema-types.js';
 import type { Problem } from '../input/problem.js';
-import type { BackendName, SolverBackend } from './backends/backend.js';
+import type { BackendName } from './backends/backend.js';
+import { spentBudget, subproblemSlice, type Budget } from './budget.js';
 import { explainShortfall, pairKey, type ScheduleState } from './explain.js';
 import { fairnessScore } from './fairness.js';
-import type { PoolOutcome } from './pool/solver-pool.js';
-import type { SolveTask } from './pool/messages.js';
+import { ProgressTracker, type SolveProgress } from './progress.js';
 import { DEFAULT_MAX_MIP_PAIRS, solveSubproblem, type SubproblemDiagnostics, type SubproblemResult } from './solve-subproblem.js';
+import type { SubproblemOutcome, SubproblemRunner } from './subproblem-runner.js';
 import { decompose, type Subproblem } from './subproblem.js';
 
-export interface ScheduleOptions {
+export interface ScheduleRequest {
+  problem: Problem;
+  /** Warnings about the request, passed through to the result. */
+  warnings: Warning[];
   backend: BackendName;
-  timeLimitS: number;
-  debug: 'off' | 'true' | 'lp';
+  budget: Budget;
+  /** Aborting stops the solve: the result is the best schedule found so far (status feasible). */
+  signal?: AbortSignal;
+  /** Hears the progress of the solve, at most a few times a second. */
+  onIncumbent?: (progress: SolveProgress) => void;
+  diagnostics: { lpText: boolean };
+  /** Larger subproblems skip the MIP (see DEFAULT_MAX_MIP_PAIRS). */
   maxMipPairs?: number;
-  /** Subproblems solved at once (the pool's workers): sets each one's share of the time. */
-  lanes?: number;
-}
-
-/** Runs one subproblem somewhere (a worker, or this thread) and reports how it went. */
-export type SubproblemRunner = (task: SolveTask) => Promise<PoolOutcome>;
-
-/** A runner that solves in this thread (CLI, tests, benchmarks of the engine alone). */
-export function inProcessRunner(backends: Partial<Record<BackendName, SolverBackend>>): SubproblemRunner {
-  return async (task) => {
-    const backend = backends[task.backend];
-    if (!backend) return { kind: 'lost', reason: `backend ${task.backend} is not loaded` };
-    const deadline = Math.min(task.deadline, Date.now() + task.budgetMs);
-    return { kind: 'done', result: solveSubproblem(task.sub, { backend, deadline, debugLp: task.debugLp, maxMipPairs: task.maxMipPairs }) };
-  };
 }
 
 export interface EngineTimings {
@@ -46,62 +40,79 @@ export interface EngineOutput {
     volunteers: Map<string, { assigned_hours: number; assigned_shifts: string[] }>;
   };
   status: 'optimal' | 'feasible';
+  /** The solve was cancelled: the result is the best found until then. */
+  cancelled: boolean;
   subproblems: SubproblemResult[];
   timings: EngineTimings;
 }
 
-/** When a worker is lost, the greedy fill in this thread still gives an answer. */
-function fallback(sub: Subproblem, outcome: Extract<PoolOutcome, { kind: 'lost' }>): SubproblemResult {
-  const greedy = solveSubproblem(sub, { deadline: 0 });
+/** When a worker is lost (or its job cancelled before it started), the greedy fill in this thread still gives an answer. */
+function fallback(sub: Subproblem, outcome: Extract<SubproblemOutcome, { kind: 'lost' }>, cancelled: boolean): SubproblemResult {
+  const greedy = solveSubproblem(sub, { budget: spentBudget(cancelled) });
   const useIncumbent = outcome.incumbent !== undefined && outcome.incumbent.length > greedy.assignments.length;
   const assignments = useIncumbent ? outcome.incumbent! : greedy.assignments;
   const diagnostics: SubproblemDiagnostics = {
     ...greedy.diagnostics,
     filled: assignments.length,
     status: 'feasible',
-    phases: [...greedy.diagnostics.phases.filter((ph) => ph.name === 'greedy'), { name: 'coverage', status: 'error', objective: null, bound: null, gap: null, ms: 0, note: outcome.reason }],
+    phases: [
+      ...greedy.diagnostics.phases.filter((ph) => ph.name === 'greedy'),
+      { name: 'coverage', status: cancelled ? 'cancelled' : 'error', objective: null, bound: null, gap: null, ms: 0, note: outcome.reason },
+    ],
   };
   // Suggestions were checked against the greedy schedule: they do not hold for another one.
   return { ...greedy, assignments, status: 'feasible', filled: assignments.length, suggestions: useIncumbent ? [] : greedy.suggestions, diagnostics };
 }
 
-export async function scheduleProblem(problem: Problem, warnings: Warning[], options: ScheduleOptions, run: SubproblemRunner): Promise<EngineOutput> {
+/** Solves the request's subproblems, at most `lanes` at a time, and assembles the result. */
+export async function scheduleProblem(request: ScheduleRequest, runner: SubproblemRunner, lanes: number): Promise<EngineOutput> {
   const t0 = performance.now();
+  const { problem, budget, signal } = request;
   const subs = decompose(problem);
-  // Leave a little of the limit for assembling and explaining the result.
-  const limitMs = options.timeLimitS * 1000;
-  const deadline = Date.now() + limitMs - Math.min(500, limitMs * 0.05);
   const weight = subs.map((s) => s.volunteers.length * s.shifts.length + 1);
-  const totalWeight = weight.reduce((a, b) => a + b, 0);
-  const lanes = Math.max(1, options.lanes ?? 1);
   const t1 = performance.now();
-  // Largest first, so the lanes' work ends together; at most `lanes` at a time, each given its
-  // share of the time left, by its size against the work not yet started.
+  const progress = new ProgressTracker(request.onIncumbent);
+  const results = await solveInLanes(subs, weight, Math.max(1, lanes), async (sub, slice) => {
+    const job = { sub, backend: request.backend, slice, lpText: request.diagnostics.lpText, maxMipPairs: request.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
+    progress.started(sub.group);
+    const outcome = await runner.run(job, { ...(signal ? { signal } : {}), onIncumbent: (incumbent) => progress.improved(sub.group, incumbent) });
+    const result = outcome.kind === 'done' ? outcome.result : fallback(sub, outcome, signal?.aborted === true);
+    progress.finished(sub.group, result.filled);
+    return result;
+  }, budget);
+  progress.stop();
+  const cancelled = signal?.aborted === true;
+  const t2 = performance.now();
+  const result = assemble(problem, request.warnings, results);
+  const t3 = performance.now();
+  return {
+    result,
+    status: !cancelled && results.every((r) => r.status === 'optimal') ? 'optimal' : 'feasible',
+    cancelled,
+    subproblems: results,
+    timings: { build_ms: t1 - t0, solve_ms: t2 - t1, explain_ms: t3 - t2 },
+  };
+}
+
+/**
+ * Largest first, so the lanes' work ends together; at most `lanes` at a time, each given its
+ * slice of the time left (budget.ts divides it).
+ */
+async function solveInLanes(subs: Subproblem[], weight: number[], lanes: number, solve: (sub: Subproblem, slice: ReturnType<typeof subproblemSlice>) => Promise<SubproblemResult>, budget: Budget): Promise<SubproblemResult[]> {
   const order = subs.map((_, i) => i).sort((a, b) => weight[b]! - weight[a]! || a - b);
   const results: SubproblemResult[] = new Array(subs.length);
-  let unstarted = totalWeight;
+  let unstarted = weight.reduce((a, b) => a + b, 0);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < order.length) {
       const i = order[next++]!;
-      const left = Math.max(0, deadline - Date.now());
-      const budgetMs = Math.min(left, (left * lanes * weight[i]!) / Math.max(1, unstarted));
+      const slice = subproblemSlice(budget, lanes, weight[i]!, unstarted);
       unstarted -= weight[i]!;
-      const task: SolveTask = { sub: subs[i]!, backend: options.backend, deadline, budgetMs, debugLp: options.debug === 'lp', maxMipPairs: options.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
-      const outcome = await run(task);
-      results[i] = outcome.kind === 'done' ? outcome.result : fallback(subs[i]!, outcome);
+      results[i] = await solve(subs[i]!, slice);
     }
   };
   await Promise.all(Array.from({ length: Math.min(lanes, subs.length) }, lane));
-  const t2 = performance.now();
-  const result = assemble(problem, warnings, results);
-  const t3 = performance.now();
-  return {
-    result,
-    status: results.every((r) => r.status === 'optimal') ? 'optimal' : 'feasible',
-    subproblems: results,
-    timings: { build_ms: t1 - t0, solve_ms: t2 - t1, explain_ms: t3 - t2 },
-  };
+  return results;
 }
 
 function assemble(problem: Problem, warnings: Warning[], results: SubproblemResult[]): EngineOutput['result'] {

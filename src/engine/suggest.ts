@@ -6,6 +6,7 @@
 // reported only when that schedule fills one more slot of the shift and every slot filled now
 // stays filled. Runs in the worker after the solve, within the group's time.
 import type { Suggestion } from '../types/schema-types.js';
+import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 
 const EPS = 1e-9;
@@ -77,7 +78,8 @@ class Board {
   }
 }
 
-export function suggestChanges(p: Prepared, x: ArrayLike<number>, deadline: number, now: () => number = Date.now): { suggestions: ShiftSuggestions[]; stats: SuggestStats } {
+export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget): { suggestions: ShiftSuggestions[]; stats: SuggestStats } {
+  const { now } = budget;
   const started = now();
   const board = new Board(p, x);
   const { sub } = p;
@@ -102,7 +104,7 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, deadline: numb
     const s = sub.shifts[si]!;
     const missing = s.required - s.locked - board.filledNew[si]!;
     if (missing <= 0) continue;
-    if (now() >= deadline) {
+    if (budget.expired()) {
       stats.incomplete++;
       if (stats.unexplored.length < 20) stats.unexplored.push(s.id);
       continue;

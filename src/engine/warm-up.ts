@@ -1,10 +1,13 @@
 // Runs one tiny subproblem through every phase so the WebAssembly solver's code is compiled
 // before the first real request (the first solve in a fresh worker is several times slower).
 import type { SolverBackend } from './backends/backend.js';
+import { Budget } from './budget.js';
 import { solveSubproblem } from './solve-subproblem.js';
 import type { Subproblem } from './subproblem.js';
 
 const HOUR = 3_600_000;
+/** Ample for the tiny model: the warm-up must run every phase, not race a clock. */
+const WARM_UP_MS = 2000;
 
 export function warmUp(backend: SolverBackend): void {
   // Two volunteers, three overlapping shifts of unequal length: greedy is not optimal, so the
@@ -21,5 +24,5 @@ export function warmUp(backend: SolverBackend): void {
       { index: 2, id: 's2', start: 2 * HOUR, end: 6 * HOUR, hours: 4, required: 2, locked: 0 },
     ],
   };
-  solveSubproblem(sub, { backend, deadline: Date.now() + 2000 });
+  solveSubproblem(sub, { backend, budget: new Budget(Date.now() + WARM_UP_MS) });
 }

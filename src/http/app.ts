@@ -13,7 +13,7 @@ import Koa, { type Middleware } from 'koa';
 import type { Config } from '../config/config.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
 import type { Logger } from '../logging/logger.js';
-import type { SubproblemRunner } from '../engine/schedule.js';
+import type { Scheduler } from '../engine/scheduler.js';
 import type { KeyStore } from '../store/key-store.js';
 import { accessControl } from './middleware/access-control.js';
 import { usageRoutes } from './routes/usage.js';
@@ -37,8 +37,8 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   schemas: SchemaRegistry;
-  /** Solves one group's subproblem: the solver worker pool in the service. */
-  runSubproblem: SubproblemRunner;
+  /** The scheduling engine: over the solver worker pool in the service. */
+  scheduler: Scheduler;
   /** Keys, quotas and usage history. */
   store: KeyStore;
   /** The HMAC secret keys are signed with. */
@@ -97,8 +97,8 @@ export function createApp(deps: AppDeps): Koa {
   const preparer = deps.preparer ?? inlinePreparer({ schemas: deps.schemas, limits: deps.config.limits });
   validateRoutes(apiRouter, { preparer, limits: deps.config.limits });
   const admit = solveAdmission(deps.config.solverWorkers + deps.config.solveQueueMax);
-  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, runSubproblem: deps.runSubproblem, metrics, admit });
-  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, runSubproblem: deps.runSubproblem, metrics, admit });
+  scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
+  scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
   usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
 
   // Label metrics by route pattern: the first route (not middleware) whose path matches.

@@ -7,7 +7,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { loadConfig, type Config } from '../config/config.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { createLogger, type Logger } from '../logging/logger.js';
-import { SolverPool } from '../engine/pool/solver-pool.js';
+import { createScheduler } from '../engine/scheduler.js';
 import { KeyStore } from '../store/key-store.js';
 import { createApp } from './app.js';
 import { workerPreparer } from '../service/input-preparer.js';
@@ -24,11 +24,11 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const store = await KeyStore.open(config.databaseUrl);
   const secret = config.schedulerSecret ?? (await store.sharedSecret());
   if (config.schedulerSecret === undefined) logger.warn('SCHEDULER_SECRET is not set: keys are signed with a secret generated once and kept in the database');
-  const pool = new SolverPool({ size: config.solverWorkers });
-  await pool.ready();
+  const scheduler = createScheduler({ workers: config.solverWorkers });
+  await scheduler.ready();
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
-  const app = createApp({ config, logger, schemas: loadSchemas(), runSubproblem: (task) => pool.run(task), store, secret, pendingWrites, pool, preparer });
+  const app = createApp({ config, logger, schemas: loadSchemas(), scheduler, store, secret, pendingWrites, pool: scheduler, preparer });
   const server = httpServer(app.callback(), config.http);
   const pruning = scheduleHistoryPruning(store, config, logger);
   await new Promise<void>((resolve, reject) => {
@@ -51,7 +51,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
         clearTimeout(force);
         clearInterval(pruning);
         void Promise.all([...pendingWrites])
-          .then(() => Promise.all([pool.close(), preparer.close(), store.close()]))
+          .then(() => Promise.all([scheduler.close(), preparer.close(), store.close()]))
           .then(() => resolve());
       });
       server.closeIdleConnections();

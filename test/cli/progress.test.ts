@@ -1,7 +1,7 @@
 // The schedule command's progress lines, driven by a hand-turned clock: a line once a second
 // while solving (none for a solve that ends within the first second), and a closing line.
 import { expect } from 'chai';
-import { SolveProgress, type ProgressClock } from '../../src/cli/main.js';
+import { ProgressLine, type ProgressClock } from '../../src/cli/main.js';
 
 /** A clock the test moves: `second()` advances it by one second and fires the tick. */
 function handClock(): ProgressClock & { second(): void; stopped: boolean } {
@@ -22,9 +22,9 @@ function handClock(): ProgressClock & { second(): void; stopped: boolean } {
   return clock;
 }
 
-function progressWith(clock: ProgressClock): { progress: SolveProgress; lines: string[] } {
+function progressWith(clock: ProgressClock): { progress: ProgressLine; lines: string[] } {
   const lines: string[] = [];
-  const progress = new SolveProgress({ out: () => {}, err: (text: string) => lines.push(text) }, clock);
+  const progress = new ProgressLine({ out: () => {}, err: (text: string) => lines.push(text) }, clock);
   return { progress, lines };
 }
 
@@ -32,8 +32,7 @@ describe('volunteer-scheduler schedule: progress lines', () => {
   it('prints nothing for a solve that ends within the first second, and stops its tick', () => {
     const clock = handClock();
     const { progress, lines } = progressWith(clock);
-    progress.started('kitchen');
-    progress.finished('kitchen', 3);
+    progress.update({ groupsDone: 1, groupsRunning: 0, filled: 3 });
     progress.stop();
     expect(lines).to.deep.equal([]);
     expect(clock.stopped).to.equal(true);
@@ -42,14 +41,11 @@ describe('volunteer-scheduler schedule: progress lines', () => {
   it('prints a line each second with groups done, running and slots filled, then a done line', () => {
     const clock = handClock();
     const { progress, lines } = progressWith(clock);
-    progress.started('kitchen');
-    progress.started('bar');
-    progress.improved('kitchen', 2);
+    progress.update({ groupsDone: 0, groupsRunning: 2, filled: 2 });
     clock.second();
-    progress.finished('kitchen', 4);
-    progress.improved('bar', 1);
+    progress.update({ groupsDone: 1, groupsRunning: 1, filled: 5 });
     clock.second();
-    progress.finished('bar', 5);
+    progress.update({ groupsDone: 2, groupsRunning: 0, filled: 9 });
     progress.stop();
     progress.stop();
     expect(lines).to.deep.equal([

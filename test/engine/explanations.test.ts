@@ -67,6 +67,7 @@ describe('explanations: suggestions confirmed by re-solving', function () {
 
   it('says which short shifts were not explored when the time runs out', async () => {
     const { solveSubproblem } = await import('../../src/engine/solve-subproblem.js');
+    const { Budget } = await import('../../src/engine/budget.js');
     const HOUR = 3_600_000;
     let clock = 0;
     const result = solveSubproblem(
@@ -75,7 +76,7 @@ describe('explanations: suggestions confirmed by re-solving', function () {
         volunteers: [{ index: 0, id: 'v', cap: 4, locks: [] }],
         shifts: [0, 1, 2].map((i) => ({ index: i, id: `s${i}`, start: i * 5 * HOUR, end: (i * 5 + 4) * HOUR, hours: 4, required: 1, locked: 0 })),
       },
-      { deadline: 100, now: () => (clock += 40) },
+      { budget: new Budget(100, () => (clock += 40)) },
     );
     expect(result.diagnostics.explain.incomplete).to.be.greaterThan(0);
     expect(result.diagnostics.explain.unexplored).to.include('s2');

@@ -1,6 +1,10 @@
+// The solver pool with an injected faulty worker and injected timers: deadlines and cancel
+// grace periods fire when the test says, so nothing here sleeps or measures time.
 import { expect } from 'chai';
-import { SolverPool } from '../../src/engine/pool/solver-pool.js';
-import type { SolveTask } from '../../src/engine/pool/messages.js';
+import { once } from 'node:events';
+import { SolverPool, type Timers } from '../../src/engine/pool/solver-pool.js';
+import { Budget } from '../../src/engine/budget.js';
+import type { SubproblemJob } from '../../src/engine/subproblem-runner.js';
 import type { Subproblem } from '../../src/engine/subproblem.js';
 import { scheduleProblem } from '../../src/engine/schedule.js';
 import { normalizeRequest } from '../../src/input/problem.js';
@@ -14,50 +18,116 @@ const sub = (group: string): Subproblem => ({
   volunteers: [{ index: 0, id: 'a', cap: 8, locks: [] }],
   shifts: [{ index: 0, id: 's', start: 0, end: 4 * HOUR, hours: 4, required: 1, locked: 0 }],
 });
-const task = (group: string, ms = 300): SolveTask => ({ sub: sub(group), backend: 'highs', deadline: Date.now() + ms, budgetMs: ms, debugLp: false, maxMipPairs: 0 });
+const job = (group: string): SubproblemJob => ({ sub: sub(group), backend: 'highs', slice: { deadline: Date.now() + 60_000, ms: 60_000 }, lpText: false, maxMipPairs: 0 });
+
+/** Timers that fire only when the test calls fire(); `waits` lists what was set, in ms. */
+class ManualTimers implements Timers {
+  private readonly pending = new Set<{ fire: () => void; ms: number }>();
+  set(fire: () => void, ms: number): unknown {
+    const timer = { fire, ms };
+    this.pending.add(timer);
+    return timer;
+  }
+  clear(handle: unknown): void {
+    this.pending.delete(handle as { fire: () => void; ms: number });
+  }
+  waits(): number[] {
+    return [...this.pending].map((t) => t.ms);
+  }
+  /** Fires every pending timer, as if its time had come. */
+  fireAll(): void {
+    for (const timer of [...this.pending]) {
+      this.pending.delete(timer);
+      timer.fire();
+    }
+  }
+}
+
+/** A promise that resolves on the job's first incumbent, and the run's options that report it. */
+function firstIncumbent(): { heard: Promise<void>; onIncumbent: () => void } {
+  let onIncumbent: () => void = () => {};
+  const heard = new Promise<void>((resolve) => (onIncumbent = resolve));
+  return { heard, onIncumbent };
+}
 
 describe('solver pool', function () {
-  this.timeout(20_000);
   let pool: SolverPool;
+  let timers: ManualTimers;
   beforeEach(async () => {
-    pool = new SolverPool({ size: 1, graceMs: 200, workerUrl: new URL('../fixtures/workers/faulty-worker.js', import.meta.url) });
+    timers = new ManualTimers();
+    pool = new SolverPool({ size: 1, graceMs: 2000, cancelGraceMs: 200, timers, workerUrl: new URL('../fixtures/workers/faulty-worker.js', import.meta.url) });
     await pool.ready();
   });
   afterEach(() => pool.close());
 
-  it('solves a task', async () => {
-    const outcome = await pool.run(task('ok'));
+  it('solves a job and clears its deadline', async () => {
+    const outcome = await pool.run(job('ok'));
     expect(outcome.kind).to.equal('done');
+    expect(timers.waits()).to.deep.equal([]);
   });
 
   it('stops a stuck worker at the deadline, keeps its best schedule, and replaces it', async () => {
-    const started = Date.now();
-    const outcome = await pool.run(task('hang', 300));
-    expect(Date.now() - started).to.be.lessThan(3000);
-    expect(outcome).to.deep.equal({ kind: 'lost', reason: 'the solver passed its deadline and was stopped', incumbent: [[0, 0]] });
+    const { heard, onIncumbent } = firstIncumbent();
+    const outcome = pool.run(job('hang'), { onIncumbent });
+    await heard;
+    expect(timers.waits()).to.have.length(1);
+    expect(timers.waits()[0]).to.be.greaterThan(2000);
+    timers.fireAll();
+    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver passed its deadline and was stopped', incumbent: [[0, 0]] });
+    expect(pool.stats()).to.deep.equal({ size: 1, busy: 0, queued: 0 });
     await pool.ready();
-    expect((await pool.run(task('ok'))).kind).to.equal('done');
+    expect((await pool.run(job('ok'))).kind).to.equal('done');
+  });
+
+  it('a cancelled worker that does not answer is stopped after the cancel grace and replaced', async () => {
+    const controller = new AbortController();
+    const { heard, onIncumbent } = firstIncumbent();
+    const outcome = pool.run(job('hang'), { signal: controller.signal, onIncumbent });
+    await heard;
+    controller.abort();
+    expect(timers.waits()).to.deep.equal([200]);
+    const replaced = once(pool, 'replaced');
+    timers.fireAll();
+    expect(await replaced).to.deep.equal(['the solver did not stop when cancelled and was stopped']);
+    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver did not stop when cancelled and was stopped', incumbent: [[0, 0]] });
+    await pool.ready();
+    expect((await pool.run(job('ok'))).kind).to.equal('done');
+  });
+
+  it('a cancelled queued job leaves the queue at once', async () => {
+    const { heard, onIncumbent } = firstIncumbent();
+    const running = pool.run(job('hang'), { onIncumbent });
+    await heard;
+    const controller = new AbortController();
+    const queued = pool.run(job('ok'), { signal: controller.signal });
+    expect(pool.stats()).to.deep.equal({ size: 1, busy: 1, queued: 1 });
+    controller.abort();
+    expect(await queued).to.deep.equal({ kind: 'lost', reason: 'cancelled before it started' });
+    expect(pool.stats()).to.deep.equal({ size: 1, busy: 1, queued: 0 });
+    timers.fireAll();
+    expect((await running).kind).to.equal('lost');
   });
 
   it('survives a worker that exits, and one that fails a solve', async () => {
-    const crashed = await pool.run(task('crash'));
+    const crashed = await pool.run(job('crash'));
     expect(crashed.kind).to.equal('lost');
     expect((crashed as { reason: string }).reason).to.match(/exited with code 3/);
     await pool.ready();
-    const failed = await pool.run(task('throw'));
+    const failed = await pool.run(job('throw'));
     expect(failed).to.deep.equal({ kind: 'lost', reason: 'the solver failed: Error: injected failure' });
-    expect((await pool.run(task('ok'))).kind).to.equal('done');
+    expect((await pool.run(job('ok'))).kind).to.equal('done');
     expect(pool.stats()).to.deep.equal({ size: 1, busy: 0, queued: 0 });
   });
 
-  it('queues tasks beyond its workers and answers them all', async () => {
-    const outcomes = await Promise.all([1, 2, 3, 4].map(() => pool.run(task('ok', 2000))));
+  it('queues jobs beyond its workers and answers them all', async () => {
+    const outcomes = await Promise.all([1, 2, 3, 4].map(() => pool.run(job('ok'))));
     expect(outcomes.map((o) => o.kind)).to.deep.equal(['done', 'done', 'done', 'done']);
   });
 
   it('a lost subproblem still gets a complete schedule (greedy fallback)', async () => {
     const request = { volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)], unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })] };
-    const out = await scheduleProblem(normalizeRequest(request as never), [], { backend: 'highs', timeLimitS: 1, debug: 'true' }, async () => ({ kind: 'lost', reason: 'injected' }));
+    const lost = { run: async () => ({ kind: 'lost' as const, reason: 'injected' }) };
+    const out = await scheduleProblem({ problem: normalizeRequest(request as never), warnings: [], backend: 'highs', budget: Budget.forTimeLimit(1), diagnostics: { lpText: false } }, lost, 1);
     const result = JSON.parse(toOrderedJson(out.result));
     expect(checkSchedule(request, result)).to.deep.equal([]);
     expect(result.unfilled_shifts).to.deep.equal([]);

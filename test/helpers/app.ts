@@ -13,15 +13,15 @@ import { loadConfig } from '../../src/config/config.js';
 import { loadSchemas, type SchemaRegistry } from '../../src/input/schema-registry.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { packageRoot } from '../../src/package-root.js';
-import { SolverPool } from '../../src/engine/pool/solver-pool.js';
+import { createScheduler, type Scheduler } from '../../src/engine/scheduler.js';
 import { KeyStore } from '../../src/store/key-store.js';
 
 export const TEST_SECRET = 'test-secret-0123456789-0123456789-abcdef';
 
-let sharedPool: SolverPool | undefined;
-/** One real worker pool for the whole test run (closed by the root hook in test/hooks.ts). */
-export function pool(): SolverPool {
-  sharedPool ??= new SolverPool({ size: 2 });
+let sharedPool: Scheduler | undefined;
+/** One real scheduler over a worker pool for the whole test run (closed by the root hook in test/hooks.ts). */
+export function pool(): Scheduler {
+  sharedPool ??= createScheduler({ workers: 2 });
   return sharedPool;
 }
 
@@ -74,7 +74,7 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
   });
   const logger = createLogger('info', sink);
   const { store, key } = sharedStore();
-  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), runSubproblem: (task) => pool().run(task), store, secret: TEST_SECRET, pool: pool(), ...overrides });
+  const app = createApp({ config: loadConfig(env), logger, schemas: schemas(), scheduler: pool(), store, secret: TEST_SECRET, pool: pool(), ...overrides });
   const agent = supertest.agent(app.callback());
   agent.set('Authorization', `Bearer ${key}`);
   return {

@@ -3,7 +3,7 @@
 import type { SolverBackend } from '../../src/engine/backends/backend.js';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
-import { inProcessRunner } from '../../src/engine/schedule.js';
+import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.js';
 import { loadConfig } from '../../src/config/config.js';
 import { scheduleRequest, type ScheduleCall } from '../../src/schedule-service.js';
 import { schemas } from './app.js';
@@ -14,11 +14,15 @@ function loaded(): Promise<Record<'highs' | 'jslp', SolverBackend>> {
   return backends;
 }
 
+/** A scheduler solving in this thread with both backends. */
+export async function inProcess(): Promise<Scheduler> {
+  return inProcessScheduler(await loaded());
+}
+
 export type Json = Record<string, any>;
 
 export async function solve(request: unknown, call: Partial<ScheduleCall> = {}): Promise<{ result: Json; json: string; status: string }> {
-  const runner = inProcessRunner(await loaded());
-  const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 10, debug: 'off', ...call }, { schemas: schemas(), limits: loadConfig({}).limits, runSubproblem: runner });
+  const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 10, debug: 'off', ...call }, { schemas: schemas(), limits: loadConfig({}).limits, scheduler: await inProcess() });
   return { result: JSON.parse(answer.json) as Json, json: answer.json, status: answer.output.status };
 }
 
@@ -35,11 +39,9 @@ export function filledSlots(request: Json, result: Json): number {
   return total;
 }
 
-let counter = 0;
 /** A shift on 2026-06-06 from hour `from` to hour `to` (may pass 24 for the next day). */
 export function shift(id: string, from: number, to: number, required: Record<string, number>): Json {
   const at = (h: number): string => new Date(Date.UTC(2026, 5, 6, 0, 0, 0) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
-  counter++;
   return { id, start: at(from), end: at(to), required_groups: required };
 }
 

@@ -24,7 +24,7 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
     let now: Date;
     let pending: Set<Promise<void>>;
     const keyOf = async (user: string, quota: number): Promise<string> => formatKey(SECRET, user, (await store.issue(user, `${user} name`, `${user} use`, quota, now)).nonce);
-    const app = () => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), runSubproblem: (t) => pool().run(t), store, secret: SECRET, clock: () => now, pendingWrites: pending });
+    const app = () => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store, secret: SECRET, clock: () => now, pendingWrites: pending });
     const settle = async (): Promise<void> => {
       await Promise.all([...pending]);
     };
@@ -224,7 +224,7 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       const second = await KeyStore.open(database.url);
       const servers: Server[] = [];
       try {
-        const appFor = (s: KeyStore) => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), runSubproblem: (t) => pool().run(t), store: s, secret: SECRET, clock: () => now, pendingWrites: pending });
+        const appFor = (s: KeyStore) => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store: s, secret: SECRET, clock: () => now, pendingWrites: pending });
         for (const s of [store, second]) {
           const server = createServer(appFor(s).callback());
           await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,6 +1,7 @@
 // Hardening seen from a client: security headers on every answer, CORS only for configured
 // origins, and admission control (503 at once past the solve capacity).
 import { expect } from 'chai';
+import type { Scheduler } from '../../src/engine/scheduler.js';
 import { fixture, pool, testApp } from '../helpers/app.js';
 
 describe('hardening: headers, CORS, admission control', function () {
@@ -38,11 +39,13 @@ describe('hardening: headers, CORS, admission control', function () {
     let letGo!: () => void;
     const held = new Promise<void>((resolve) => (letGo = resolve));
     const t = testApp({ SOLVER_WORKERS: '1', SOLVE_QUEUE_MAX: '0' }, {
-      runSubproblem: async (task) => {
-        reachedSolver();
-        await held;
-        return pool().run(task);
-      },
+      scheduler: Object.assign(Object.create(pool()) as Scheduler, {
+        solve: async (request: Parameters<Scheduler['solve']>[0]) => {
+          reachedSolver();
+          await held;
+          return pool().solve(request);
+        },
+      }),
     });
     const first = t.request.post('/api/schedule').send(fixture('requests/festival-small.json')).then((r) => r);
     await inFlight;

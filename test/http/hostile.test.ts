@@ -267,7 +267,7 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
     let database: TestDatabase;
     let store: KeyStore;
     const now = new Date('2026-06-01T12:00:00Z');
-    const app = (s: KeyStore = store) => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), runSubproblem: (t) => pool().run(t), store: s, secret: SECRET, clock: () => now });
+    const app = (s: KeyStore = store) => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store: s, secret: SECRET, clock: () => now });
 
     before(async function () {
       if (needsPostgres) await requirePostgres(this);

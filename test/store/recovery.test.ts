@@ -28,7 +28,7 @@ describe('PostgreSQL connections dropped (a database restart): the service recov
   it('answers again after every server connection of its database was terminated', async () => {
     const secret = 'recovery-secret-0123456789-0123456789-ab';
     const key = formatKey(secret, 'r', (await store.issue('r', 'r', 'r', 1000, new Date())).nonce);
-    const app = createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), runSubproblem: (t) => pool().run(t), store, secret });
+    const app = createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store, secret });
     const call = () => supertest(app.callback()).post('/api/validate').set('Authorization', `Bearer ${key}`).send({ volunteers: [], unassigned_shifts: [] });
     expect((await call()).status).to.equal(200);
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });

@@ -1,5 +1,6 @@
 // The one small interface every solver backend implements. Outcomes are values, never
 // exceptions: a phase that runs out of time, finds nothing or fails says so in `status`.
+import type { Budget } from '../budget.js';
 import type { MipModel, Objective } from '../mip-model.js';
 
 export type BackendName = 'highs' | 'jslp';
@@ -12,9 +13,8 @@ export interface PhaseRequest {
   rowBounds: ReadonlyMap<number, [number, number]>;
   /** A feasible assignment to start from (all columns), where the backend can use one. */
   start?: Float64Array;
-  timeLimitS: number;
-  /** Epoch ms at which the solve is interrupted whatever the solver's own clock says. */
-  deadline?: number;
+  /** The phase's time: its solver's time limit, and the deadline (or cancellation) at which it is interrupted. */
+  budget: Budget;
   /** Gaps at which the phase counts as solved. */
   absGap: number;
   relGap: number;

@@ -1,30 +1,61 @@
 // HiGHS (npm `highs`, compiled to WebAssembly) as a persistent model: loaded once per worker,
 // the model is passed once per subproblem, and each phase only changes costs and row bounds,
-// starts from the incumbent (a MIP start) and may stop early through the interrupt callback.
+// starts from the incumbent (a MIP start) and may stop early through the interrupt callbacks
+// (deadline, cancellation, a reached bound, a stall).
 import highsModule, { type Highs } from 'highs';
+import { SOLVER_MIN_TIME_S } from '../budget.js';
 import type { MipModel } from '../mip-model.js';
 import { integralWithinBounds, roundIntegers, type PhaseOutcome, type PhaseRequest, type PhaseStatus, type SolverBackend, type SolverSession } from './backend.js';
 
+/** HiGHS's model statuses, in the order of their codes (highs.constants.modelStatus). */
+const MODEL_STATUSES = [
+  'notSet',
+  'loadError',
+  'modelError',
+  'presolveError',
+  'solveError',
+  'postsolveError',
+  'empty',
+  'optimal',
+  'infeasible',
+  'unboundedOrInfeasible',
+  'unbounded',
+  'objectiveBound',
+  'objectiveTarget',
+  'timeLimit',
+  'iterationLimit',
+  'unknown',
+  'solutionLimit',
+  'interrupted',
+] as const;
+type ModelStatus = (typeof MODEL_STATUSES)[number];
+
 /** Every HiGHS model status, mapped: [status when a valid solution came back, status without]. */
-const STATUS_TABLE: Record<number, [PhaseStatus, PhaseStatus]> = {
-  0: ['error', 'error'], // notSet
-  1: ['error', 'error'], // loadError
-  2: ['error', 'error'], // modelError
-  3: ['error', 'error'], // presolveError
-  4: ['error', 'error'], // solveError
-  5: ['error', 'error'], // postsolveError
-  6: ['optimal', 'optimal'], // empty
-  7: ['optimal', 'error'], // optimal
-  8: ['infeasible', 'infeasible'], // infeasible
-  9: ['error', 'error'], // unboundedOrInfeasible
-  10: ['error', 'error'], // unbounded
-  11: ['feasible', 'timedout'], // objectiveBound
-  12: ['feasible', 'timedout'], // objectiveTarget
-  13: ['feasible', 'timedout'], // timeLimit
-  14: ['feasible', 'timedout'], // iterationLimit
-  15: ['feasible', 'error'], // unknown
-  16: ['feasible', 'timedout'], // solutionLimit
-  17: ['feasible', 'timedout'], // interrupted
+const STATUS_TABLE: Record<ModelStatus, [PhaseStatus, PhaseStatus]> = {
+  notSet: ['error', 'error'],
+  loadError: ['error', 'error'],
+  modelError: ['error', 'error'],
+  presolveError: ['error', 'error'],
+  solveError: ['error', 'error'],
+  postsolveError: ['error', 'error'],
+  empty: ['optimal', 'optimal'],
+  optimal: ['optimal', 'error'],
+  infeasible: ['infeasible', 'infeasible'],
+  unboundedOrInfeasible: ['error', 'error'],
+  unbounded: ['error', 'error'],
+  objectiveBound: ['feasible', 'timedout'],
+  objectiveTarget: ['feasible', 'timedout'],
+  timeLimit: ['feasible', 'timedout'],
+  iterationLimit: ['feasible', 'timedout'],
+  unknown: ['feasible', 'error'],
+  solutionLimit: ['feasible', 'timedout'],
+  // Interrupted by the deadline, cancellation, a reached bound or a stall (the callbacks below).
+  interrupted: ['feasible', 'timedout'],
+};
+
+const statusOf = (code: number): [PhaseStatus, PhaseStatus] => {
+  const name = MODEL_STATUSES[code];
+  return name ? STATUS_TABLE[name] : ['error', 'error'];
 };
 
 // The package is typed as CommonJS but loaded as ESM: take the loader from either shape.
@@ -61,63 +92,11 @@ export function highsBackend(highs: Highs): SolverBackend {
             if (all) h.changeColsCost(all, req.objective.costs);
             h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
             for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, lo === -Infinity ? -highs.infinity : lo, up === Infinity ? highs.infinity : up);
-            h.options.set({ time_limit: Math.max(0.05, req.timeLimitS), mip_rel_gap: req.relGap, mip_abs_gap: req.absGap, solve_relaxation: req.relaxation === true });
+            h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()), mip_rel_gap: req.relGap, mip_abs_gap: req.absGap, solve_relaxation: req.relaxation === true });
             h.zeroAllClocks();
             if (req.start) h.setSolution({ colValue: req.start });
-            const maximize = req.objective.sense === 'max';
-            const { stopAt, stallS } = req;
-            // Early stops: an incumbent that reaches the bound, or no better incumbent for stallS.
-            let best = Number.NaN;
-            let bestAt = 0;
-            // HiGHS's own time limit can overshoot by a second or more on large models; the
-            // interrupt callbacks also check the wall clock.
-            const deadline = req.deadline ?? Date.now() + req.timeLimitS * 1000;
-            const run = h.run({
-                    [highs.constants.callbackType.simplexInterrupt]: (e) => {
-                      if (Date.now() > deadline) e.interrupt();
-                    },
-                    [highs.constants.callbackType.mipInterrupt]: (e) => {
-                      if (Date.now() > deadline) {
-                        e.interrupt();
-                        return;
-                      }
-                      const primal = e.data.mip_primal_bound;
-                      const time = e.data.running_time ?? 0;
-                      if (typeof primal !== 'number' || !Number.isFinite(primal)) return;
-                      if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) {
-                        e.interrupt();
-                        return;
-                      }
-                      if (primal !== best) {
-                        best = primal;
-                        bestAt = time;
-                      } else if (stallS !== undefined && time - bestAt > stallS) {
-                        e.interrupt();
-                      }
-                    },
-            });
-            const objective = h.getObjectiveValue();
-            const values = Float64Array.from(h.getSolution().colValue);
-            const solutionStatus = Number(h.info.get('primal_solution_status'));
-            if (req.relaxation) {
-              // Only the objective matters: it bounds the MIP.
-              const ok = run.modelStatus === highs.constants.modelStatus.optimal && Number.isFinite(objective);
-              const status = ok ? 'optimal' : (STATUS_TABLE[run.modelStatus] ?? ['error', 'error'])[1];
-              return { status, objective: ok ? objective : null, bound: ok ? objective : null, gap: null, ms: performance.now() - started };
-            }
-            const valid = solutionStatus === 2 && Number.isFinite(objective) && integralWithinBounds(model, values);
-            const [withSolution, without] = STATUS_TABLE[run.modelStatus] ?? ['error', 'error'];
-            const status = valid ? withSolution : without;
-            const bound = Number(h.info.get('mip_dual_bound'));
-            const gap = Number(h.info.get('mip_gap'));
-            return {
-              status,
-              ...(valid && status !== 'error' && status !== 'infeasible' ? { values: roundIntegers(model, values) } : {}),
-              objective: valid ? objective : null,
-              bound: Number.isFinite(bound) ? bound : null,
-              gap: Number.isFinite(gap) ? gap : null,
-              ms: performance.now() - started,
-            };
+            const run = h.run(interrupts(highs, req));
+            return outcome(highs, h, model, req, run.modelStatus, started);
           } catch (e) {
             return { status: 'error', objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
           }
@@ -127,5 +106,71 @@ export function highsBackend(highs: Highs): SolverBackend {
         },
       };
     },
+  };
+}
+
+type HighsModel = ReturnType<Highs['createModel']>;
+type Callbacks = Parameters<HighsModel['run']>[0];
+
+/**
+ * The interrupt callbacks: the budget (deadline or cancellation; HiGHS's own time limit can
+ * overshoot by a second or more on large models), an incumbent that reaches `stopAt` (a bound
+ * proves it), and no better incumbent for `stallS`.
+ */
+function interrupts(highs: Highs, req: PhaseRequest): Callbacks {
+  const { budget, stopAt, stallS } = req;
+  const maximize = req.objective.sense === 'max';
+  let best = Number.NaN;
+  let bestAt = 0;
+  const onBudget = (e: { interrupt(): void }): void => {
+    if (budget.expired()) e.interrupt();
+  };
+  return {
+    [highs.constants.callbackType.simplexInterrupt]: onBudget,
+    [highs.constants.callbackType.ipmInterrupt]: onBudget,
+    [highs.constants.callbackType.mipInterrupt]: (e: { interrupt(): void; data: { mip_primal_bound?: number; running_time?: number } }) => {
+      if (budget.expired()) {
+        e.interrupt();
+        return;
+      }
+      const primal = e.data.mip_primal_bound;
+      const time = e.data.running_time ?? 0;
+      if (typeof primal !== 'number' || !Number.isFinite(primal)) return;
+      if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) {
+        e.interrupt();
+        return;
+      }
+      if (primal !== best) {
+        best = primal;
+        bestAt = time;
+      } else if (stallS !== undefined && time - bestAt > stallS) {
+        e.interrupt();
+      }
+    },
+  } as Callbacks;
+}
+
+/** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
+function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest, modelStatus: number, started: number): PhaseOutcome {
+  const objective = h.getObjectiveValue();
+  const [withSolution, without] = statusOf(modelStatus);
+  if (req.relaxation) {
+    // Only the objective matters: it bounds the MIP.
+    const ok = modelStatus === highs.constants.modelStatus.optimal && Number.isFinite(objective);
+    return { status: ok ? 'optimal' : without, objective: ok ? objective : null, bound: ok ? objective : null, gap: null, ms: performance.now() - started };
+  }
+  const values = Float64Array.from(h.getSolution().colValue);
+  const solutionStatus = Number(h.info.get('primal_solution_status'));
+  const valid = solutionStatus === 2 && Number.isFinite(objective) && integralWithinBounds(model, values);
+  const status = valid ? withSolution : without;
+  const bound = Number(h.info.get('mip_dual_bound'));
+  const gap = Number(h.info.get('mip_gap'));
+  return {
+    status,
+    ...(valid && status !== 'error' && status !== 'infeasible' ? { values: roundIntegers(model, values) } : {}),
+    objective: valid ? objective : null,
+    bound: Number.isFinite(bound) ? bound : null,
+    gap: Number.isFinite(gap) ? gap : null,
+    ms: performance.now() - started,
   };
 }

@@ -3,12 +3,29 @@
 // values: only integral results within bounds are accepted.
 import solverModule from 'javascript-lp-solver';
 import type { MipModel } from '../mip-model.js';
-import { integralWithinBounds, roundIntegers, type PhaseOutcome, type PhaseRequest, type SolverBackend, type SolverSession } from './backend.js';
+import { RAN_TO_LIMIT_SHARE, SOLVER_MIN_TIME_S } from '../budget.js';
+import { integralWithinBounds, roundIntegers, type PhaseOutcome, type PhaseRequest, type PhaseStatus, type SolverBackend, type SolverSession } from './backend.js';
 
 type Constraint = { min?: number; max?: number; equal?: number };
 type Solver = (typeof solverModule)['default'];
 // The package is typed as CommonJS but loaded as ESM: take the solver from either shape.
 const solver = ((solverModule as unknown as { default?: Solver }).default ?? solverModule) as Solver;
+
+/** What a jslp solve can end with; it reports no status of its own, so these are read from its result. */
+type JslpEnd = 'no-solution' | 'no-solution-at-limit' | 'relaxation' | 'fractional' | 'solution-at-limit' | 'solution' | 'threw';
+
+/** Every jslp ending, mapped. */
+const STATUS_TABLE: Record<JslpEnd, PhaseStatus> = {
+  'no-solution': 'infeasible',
+  // A timeout before any integral solution also reports infeasible.
+  'no-solution-at-limit': 'timedout',
+  relaxation: 'optimal',
+  // Stopped at its timeout with fractional values: nothing usable.
+  fractional: 'timedout',
+  'solution-at-limit': 'feasible',
+  solution: 'optimal',
+  threw: 'error',
+};
 
 export const jslpBackend: SolverBackend = {
   name: 'jslp',
@@ -42,6 +59,8 @@ export const jslpBackend: SolverBackend = {
         model.colNames.forEach((name, j) => {
           variables[name] = { ...columns[j]!, objective: req.objective.costs[j]! };
         });
+        // jslp has no interrupt: a cancelled solve runs to its timeout (the pool stops its worker sooner).
+        const limitMs = Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()) * 1000;
         try {
           const result = (solver.Solve as (m: unknown) => { feasible: boolean; result: number; [k: string]: unknown })({
             optimize: 'objective',
@@ -49,21 +68,18 @@ export const jslpBackend: SolverBackend = {
             constraints,
             variables,
             ints: req.relaxation ? {} : ints,
-            options: { timeout: Math.max(50, Math.round(req.timeLimitS * 1000)), tolerance: req.relGap },
+            options: { timeout: Math.round(limitMs), tolerance: req.relGap },
           });
           const ms = performance.now() - started;
-          if (!result.feasible) {
-            // A timeout before any integral solution also reports infeasible.
-            const timedOut = ms >= req.timeLimitS * 1000 * 0.95;
-            return { status: timedOut ? 'timedout' : 'infeasible', objective: null, bound: null, gap: null, ms };
-          }
-          if (req.relaxation) return { status: 'optimal', objective: result.result, bound: result.result, gap: null, ms };
+          const atLimit = ms >= limitMs * RAN_TO_LIMIT_SHARE;
+          const none = { objective: null, bound: null, gap: null, ms };
+          if (!result.feasible) return { status: STATUS_TABLE[atLimit ? 'no-solution-at-limit' : 'no-solution'], ...none };
+          if (req.relaxation) return { status: STATUS_TABLE.relaxation, objective: result.result, bound: result.result, gap: null, ms };
           const values = Float64Array.from(model.colNames, (name) => Number(result[name] ?? 0));
-          if (!integralWithinBounds(model, values)) return { status: 'timedout', objective: null, bound: null, gap: null, ms };
-          const timedOut = ms >= req.timeLimitS * 1000 * 0.95;
-          return { status: timedOut ? 'feasible' : 'optimal', values: roundIntegers(model, values), objective: result.result, bound: null, gap: null, ms };
+          if (!integralWithinBounds(model, values)) return { status: STATUS_TABLE.fractional, ...none };
+          return { status: STATUS_TABLE[atLimit ? 'solution-at-limit' : 'solution'], values: roundIntegers(model, values), objective: result.result, bound: null, gap: null, ms };
         } catch (e) {
-          return { status: 'error', objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
+          return { status: STATUS_TABLE.threw, objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
         }
       },
       dispose(): void {},

@@ -1,23 +1,22 @@
-// Messages between the solver pool and its workers (structured-cloned).
-import type { BackendName } from '../backends/backend.js';
+// Messages between the solver pool and its workers (structured-cloned). A job's cancel flag is a
+// SharedArrayBuffer: solving is synchronous, so a message could not reach the worker until it
+// was done, but the flag is read where the worker checks its deadline.
+import type { SubproblemIncumbent, SubproblemJob } from '../subproblem-runner.js';
 import type { SubproblemResult } from '../solve-subproblem.js';
-import type { Subproblem } from '../subproblem.js';
 
-export interface SolveTask {
-  sub: Subproblem;
-  backend: BackendName;
-  /** Epoch ms by which every subproblem of the request must be done. */
-  deadline: number;
-  /** This subproblem's share of the time, counted from when a worker starts it. */
-  budgetMs: number;
-  debugLp: boolean;
-  maxMipPairs: number;
-}
+/** Index 0 of the job's Int32Array over `cancel` becomes CANCELLED when the job is aborted. */
+export const CANCELLED = 1;
 
-export type ToWorker = { type: 'solve'; id: number; task: SolveTask };
+export type ToWorker = { type: 'solve'; id: number; job: SubproblemJob; cancel: SharedArrayBuffer };
 
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'incumbent'; id: number; assignments: Array<[number, number]> }
+  | { type: 'incumbent'; id: number; incumbent: SubproblemIncumbent }
   | { type: 'done'; id: number; result: SubproblemResult }
   | { type: 'failed'; id: number; message: string };
+
+/** The worker's side of the cancel flag. */
+export function cancelCheck(cancel: SharedArrayBuffer): () => boolean {
+  const flag = new Int32Array(cancel);
+  return () => Atomics.load(flag, 0) === CANCELLED;
+}

@@ -1,14 +1,16 @@
 // A solver worker thread: loads HiGHS once, then solves one subproblem at a time, posting each
 // better schedule as it is found so the pool keeps the best answer should this thread be
-// stopped at its deadline.
+// stopped at its deadline. A cancelled job sees its shared flag at the next deadline check and
+// answers at once with its best schedule.
 import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { BackendName, SolverBackend } from '../backends/backend.js';
 import { highsBackend, loadHighs } from '../backends/highs-backend.js';
 import { jslpBackend } from '../backends/jslp-backend.js';
+import { startSlice } from '../budget.js';
 import { solveSubproblem } from '../solve-subproblem.js';
 import { warmUp } from '../warm-up.js';
-import type { FromWorker, ToWorker } from './messages.js';
+import { cancelCheck, type FromWorker, type ToWorker } from './messages.js';
 
 const port = parentPort;
 if (!port) throw new Error('solve-worker must run as a worker thread');
@@ -24,14 +26,14 @@ const post = (message: FromWorker): void => port.postMessage(message);
 
 port.on('message', (message: ToWorker) => {
   if (message.type !== 'solve') return;
-  const { id, task } = message;
+  const { id, job } = message;
   try {
-    const result = solveSubproblem(task.sub, {
-      backend: backends[task.backend],
-      deadline: Math.min(task.deadline, Date.now() + task.budgetMs),
-      debugLp: task.debugLp,
-      maxMipPairs: task.maxMipPairs,
-      onIncumbent: (assignments) => post({ type: 'incumbent', id, assignments }),
+    const result = solveSubproblem(job.sub, {
+      backend: backends[job.backend],
+      budget: startSlice(job.slice, Date.now, cancelCheck(message.cancel)),
+      lpText: job.lpText,
+      maxMipPairs: job.maxMipPairs,
+      onIncumbent: (incumbent) => post({ type: 'incumbent', id, incumbent }),
     });
     post({ type: 'done', id, result });
   } catch (e) {

@@ -1,21 +1,23 @@
 // A small pool of solver worker threads (solving is synchronous and would block the event
-// loop). Tasks queue in order; each has a hard wall-clock deadline after which its worker is
-// terminated and replaced, and the task ends with the best schedule the worker had posted.
+// loop). Jobs queue in order; each has a hard wall-clock deadline after which its worker is
+// terminated and replaced, and the job ends with the best schedule the worker had posted. An
+// aborted job leaves the queue at once, or, running, has its worker told to stop through a
+// shared flag and is treated as past its deadline if the worker does not answer in time.
+import { EventEmitter, once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import type { SubproblemResult } from '../solve-subproblem.js';
-import type { FromWorker, SolveTask } from './messages.js';
-
-export type PoolOutcome =
-  | { kind: 'done'; result: SubproblemResult }
-  | { kind: 'lost'; reason: string; incumbent?: Array<[number, number]> };
+import { CANCEL_GRACE_MS, DEADLINE_GRACE_MS } from '../budget.js';
+import type { RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
+import { CANCELLED, type FromWorker } from './messages.js';
 
 interface Job {
   id: number;
-  task: SolveTask;
-  resolve: (outcome: PoolOutcome) => void;
+  job: SubproblemJob;
+  options: RunOptions;
+  resolve: (outcome: SubproblemOutcome) => void;
+  cancel: SharedArrayBuffer;
   incumbent?: Array<[number, number]>;
-  onIncumbent?: (assignments: Array<[number, number]>) => void;
-  timer?: NodeJS.Timeout;
+  timer?: unknown;
+  onAbort?: () => void;
 }
 
 interface Slot {
@@ -26,10 +28,21 @@ interface Slot {
 
 export interface PoolOptions {
   size: number;
-  /** Extra time after a task's deadline before its worker is stopped. */
+  /** Extra time after a job's deadline before its worker is stopped. */
   graceMs?: number;
+  /** Time a cancelled job's worker has to answer before it is stopped. */
+  cancelGraceMs?: number;
   workerUrl?: URL;
+  /** The pool's timers (deadlines, cancel grace): injectable so tests fire them on cue. */
+  timers?: Timers;
 }
+
+export interface Timers {
+  set(fire: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const realTimers: Timers = { set: (fire, ms) => setTimeout(fire, ms), clear: (handle) => clearTimeout(handle as NodeJS.Timeout) };
 
 export interface PoolStats {
   size: number;
@@ -37,17 +50,26 @@ export interface PoolStats {
   queued: number;
 }
 
-export class SolverPool {
+/**
+ * Events: 'worker-ready' (a worker loaded its solver), 'replaced' (reason: a worker was stopped
+ * or died and a new one started), 'settled' (a job ended; the worker is free for the next).
+ */
+export class SolverPool extends EventEmitter implements SubproblemRunner {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
   private readonly graceMs: number;
+  private readonly cancelGraceMs: number;
   private readonly workerUrl: URL;
+  private readonly timers: Timers;
 
   constructor(options: PoolOptions) {
-    this.graceMs = options.graceMs ?? 2000;
+    super();
+    this.graceMs = options.graceMs ?? DEADLINE_GRACE_MS;
+    this.cancelGraceMs = options.cancelGraceMs ?? CANCEL_GRACE_MS;
     this.workerUrl = options.workerUrl ?? new URL('./solve-worker.js', import.meta.url);
+    this.timers = options.timers ?? realTimers;
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
@@ -62,24 +84,32 @@ export class SolverPool {
 
   /** Resolves once every worker has loaded its solver. */
   async ready(): Promise<void> {
-    while (this.slots.some((s) => !s.ready)) await new Promise((r) => setTimeout(r, 10));
+    while (!this.closed && this.slots.some((s) => !s.ready)) await once(this, 'worker-ready');
   }
 
-  /** Solves a task; `onIncumbent` hears each better schedule the worker reports on the way. */
-  run(task: SolveTask, onIncumbent?: (assignments: Array<[number, number]>) => void): Promise<PoolOutcome> {
+  /** Solves a job; `onIncumbent` hears each better schedule the worker reports on the way. */
+  run(job: SubproblemJob, options: RunOptions = {}): Promise<SubproblemOutcome> {
     if (this.closed) return Promise.resolve({ kind: 'lost', reason: 'the solver pool is closed' });
+    const { signal } = options;
+    if (signal?.aborted) return Promise.resolve({ kind: 'lost', reason: 'cancelled before it started' });
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, task, resolve, ...(onIncumbent ? { onIncumbent } : {}) });
+      const entry: Job = { id: this.nextId++, job, options, resolve, cancel: new SharedArrayBuffer(4) };
+      if (signal) {
+        entry.onAbort = () => this.abort(entry);
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.queue.push(entry);
       this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve({ kind: 'lost', reason: 'the solver pool is closed' });
+    for (const job of this.queue.splice(0)) this.settle(job, { kind: 'lost', reason: 'the solver pool is closed' });
+    this.emit('worker-ready');
     await Promise.all(
       this.slots.map(async (slot) => {
-        if (slot.job) this.finish(slot, { kind: 'lost', reason: 'the solver pool is closed', ...(slot.job.incumbent ? { incumbent: slot.job.incumbent } : {}) });
+        if (slot.job) this.finish(slot, this.lost(slot.job, 'the solver pool is closed'));
         await slot.worker.terminate();
       }),
     );
@@ -98,26 +128,52 @@ export class SolverPool {
   private onMessage(slot: Slot, message: FromWorker): void {
     if (message.type === 'ready') {
       slot.ready = true;
+      this.emit('worker-ready');
       this.dispatch();
       return;
     }
     const job = slot.job;
     if (!job || job.id !== message.id) return;
     if (message.type === 'incumbent') {
-      job.incumbent = message.assignments;
-      job.onIncumbent?.(message.assignments);
-    }
-    else if (message.type === 'done') this.finish(slot, { kind: 'done', result: message.result });
-    else this.finish(slot, { kind: 'lost', reason: `the solver failed: ${message.message.split('\n')[0]}`, ...(job.incumbent ? { incumbent: job.incumbent } : {}) });
+      job.incumbent = message.incumbent.assignments;
+      job.options.onIncumbent?.(message.incumbent);
+    } else if (message.type === 'done') this.finish(slot, { kind: 'done', result: message.result });
+    else this.finish(slot, this.lost(job, `the solver failed: ${message.message.split('\n')[0]}`));
   }
 
-  private finish(slot: Slot, outcome: PoolOutcome): void {
+  private lost(job: Job, reason: string): SubproblemOutcome {
+    return { kind: 'lost', reason, ...(job.incumbent ? { incumbent: job.incumbent } : {}) };
+  }
+
+  /** Ends a job: its timers and abort listener go, and its promise resolves. */
+  private settle(job: Job, outcome: SubproblemOutcome): void {
+    this.timers.clear(job.timer);
+    if (job.onAbort) job.options.signal?.removeEventListener('abort', job.onAbort);
+    job.resolve(outcome);
+  }
+
+  private finish(slot: Slot, outcome: SubproblemOutcome): void {
     const job = slot.job;
     if (!job) return;
-    clearTimeout(job.timer);
     slot.job = undefined;
-    job.resolve(outcome);
+    this.settle(job, outcome);
+    this.emit('settled');
     this.dispatch();
+  }
+
+  /** A queued job leaves the queue; a running one's worker is told to stop, and stopped if it does not. */
+  private abort(job: Job): void {
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(job, { kind: 'lost', reason: 'cancelled before it started' });
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (!slot) return;
+    Atomics.store(new Int32Array(job.cancel), 0, CANCELLED);
+    this.timers.clear(job.timer);
+    job.timer = this.timers.set(() => this.replace(slot, 'the solver did not stop when cancelled and was stopped'), this.cancelGraceMs);
   }
 
   /** A worker died or was stopped: end its job with what it had, and start a new worker. */
@@ -126,10 +182,7 @@ export class SolverPool {
     if (index < 0) return;
     const job = slot.job;
     slot.job = undefined;
-    if (job) {
-      clearTimeout(job.timer);
-      job.resolve({ kind: 'lost', reason, ...(job.incumbent ? { incumbent: job.incumbent } : {}) });
-    }
+    if (job) this.settle(job, this.lost(job, reason));
     if (this.closed) {
       this.slots.splice(index, 1);
       return;
@@ -137,6 +190,8 @@ export class SolverPool {
     slot.worker.removeAllListeners();
     void slot.worker.terminate();
     this.slots[index] = this.spawn();
+    this.emit('replaced', reason);
+    if (job) this.emit('settled');
   }
 
   private dispatch(): void {
@@ -145,9 +200,9 @@ export class SolverPool {
       if (!slot.ready || slot.job) continue;
       const job = this.queue.shift()!;
       slot.job = job;
-      const wait = Math.max(0, job.task.deadline - Date.now()) + this.graceMs;
-      job.timer = setTimeout(() => this.replace(slot, 'the solver passed its deadline and was stopped'), wait);
-      slot.worker.postMessage({ type: 'solve', id: job.id, task: job.task });
+      const wait = Math.max(0, job.job.slice.deadline - Date.now()) + this.graceMs;
+      job.timer = this.timers.set(() => this.replace(slot, 'the solver passed its deadline and was stopped'), wait);
+      slot.worker.postMessage({ type: 'solve', id: job.id, job: job.job, cancel: job.cancel });
     }
   }
 }

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../config/config.js';
-import type { SubproblemRunner } from '../../engine/schedule.js';
+import type { Scheduler } from '../../engine/scheduler.js';
 import type { CsvFile } from '../../input/csv.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { schedulePrepared } from '../../schedule-service.js';
@@ -90,7 +90,7 @@ function listParts(names: string[]): string {
   return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
 }
 
-export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
+export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware }): void {
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     if (!ctx.is('multipart/form-data')) {
@@ -123,7 +123,7 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
       }
       const zone = fields.timezone === undefined ? 'UTC' : String(fields.timezone).trim();
       const prepared = await deps.preparer.prepareCsv(bytes.volunteers, bytes.shifts, zone);
-      const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
+      const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       ctx.type = 'application/json';
       ctx.body = answer.json;
       status = 'ok';

@@ -8,7 +8,7 @@ import type { BackendName } from '../../engine/backends/backend.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { schedulePrepared, type ScheduleCall } from '../../schedule-service.js';
 import type { InputPreparer } from '../../service/input-preparer.js';
-import type { SubproblemRunner } from '../../engine/schedule.js';
+import type { Scheduler } from '../../engine/scheduler.js';
 import type { FieldError, Warning } from '../../types/schema-types.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { ProblemError } from '../../service/problems.js';
@@ -65,14 +65,14 @@ export function parseScheduleQuery(query: ParsedUrlQuery, config: Config): Sched
   return { backend, timeLimitS, debug, warnings };
 }
 
-export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; runSubproblem: SubproblemRunner; metrics?: Metrics; admit: Middleware }): void {
+export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware }): void {
   router.post('/api/schedule', deps.admit, jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
     const call = parseScheduleQuery(ctx.query, deps.config);
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule' });
     let status = 'error';
     try {
       const prepared = await deps.preparer.prepareJson(ctx.state.body!);
-      const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, runSubproblem: deps.runSubproblem, lanes: deps.config.solverWorkers });
+      const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       status = 'ok';
       ctx.type = 'application/json';
       ctx.body = answer.json;

@@ -1,0 +1,114 @@
+// The time budget of one solve, and every fraction it is divided by, in one place. A Budget is a
+// deadline (epoch ms) on a clock plus a cancellation check: each level of the engine receives
+// one and asks it whether to go on (`expired`), never computing a share of its own. The shares
+// below were measured on the festival benchmarks (ENGINE-NOTES.md); they are named here so that
+// retuning one is a one-line change that every level sees.
+
+/** Time kept back from the request's limit for assembling and explaining the result: this many ms... */
+export const ASSEMBLY_RESERVE_MS = 500;
+/** ...or this share of the limit, whichever is less (short limits keep most of their time). */
+export const ASSEMBLY_RESERVE_SHARE = 0.05;
+/** Share of a subproblem's time kept for the explanation step (suggest.ts). */
+export const EXPLAIN_SHARE = 0.1;
+/** The explanation step gets at least this long, even when solving used all the time. */
+export const EXPLAIN_MIN_MS = 50;
+/** Share of the solving time for augmenting chains: the MIP does better with the rest. */
+export const AUGMENT_SHARE = 0.15;
+/** Share of the time left that a level's LP relaxation (its bound) may use. */
+export const LP_SHARE = 0.3;
+/** Share of the time left for each level's MIP: coverage matters most, fairness takes what remains. */
+export const MIP_SHARES = { coverage: 0.85, staffing: 0.4, fairness: 1 } as const;
+/** A phase with less than this many seconds is not started: no solver finds anything that fast. */
+export const MIN_PHASE_S = 0.02;
+/** The least time limit handed to a solver (HiGHS rounds shorter limits to nothing useful). */
+export const SOLVER_MIN_TIME_S = 0.05;
+/** A solver that used this share of its limit is taken to have run into it (jslp does not say). */
+export const RAN_TO_LIMIT_SHARE = 0.95;
+/** Extra time after a subproblem's deadline before the pool stops its worker. */
+export const DEADLINE_GRACE_MS = 2000;
+/** Time a cancelled worker has to answer with its best schedule before it is stopped. */
+export const CANCEL_GRACE_MS = 200;
+
+const never = (): boolean => false;
+
+export class Budget {
+  /**
+   * @param deadline epoch ms (on `now`'s clock) by which the answer is due
+   * @param now the clock (injectable for tests)
+   * @param cancelled true once the caller gave up: the budget is then spent whatever the clock says
+   */
+  constructor(
+    readonly deadline: number,
+    readonly now: () => number = Date.now,
+    readonly cancelled: () => boolean = never,
+  ) {}
+
+  /** A request's budget: its time limit less the reserve for assembling the result. */
+  static forTimeLimit(limitS: number, options: { now?: () => number; signal?: AbortSignal } = {}): Budget {
+    const now = options.now ?? Date.now;
+    const limitMs = limitS * 1000;
+    const { signal } = options;
+    return new Budget(now() + limitMs - Math.min(ASSEMBLY_RESERVE_MS, limitMs * ASSEMBLY_RESERVE_SHARE), now, signal ? () => signal.aborted : never);
+  }
+
+  /** Milliseconds left (0 once the deadline passed). */
+  remainingMs(): number {
+    return Math.max(0, this.deadline - this.now());
+  }
+
+  remainingS(): number {
+    return this.remainingMs() / 1000;
+  }
+
+  /** Deadline passed or cancelled: the check every loop and solver callback makes. */
+  expired(): boolean {
+    return this.cancelled() || this.now() >= this.deadline;
+  }
+
+  /** The same clock and cancellation, another deadline. */
+  until(deadline: number): Budget {
+    return new Budget(deadline, this.now, this.cancelled);
+  }
+
+  /** The first `fraction` of the time from now to the deadline. */
+  share(fraction: number): Budget {
+    const t = this.now();
+    return this.until(t + (this.deadline - t) * fraction);
+  }
+
+  /** This budget, but lasting at least `ms` from now (cancellation still ends it). */
+  atLeast(ms: number): Budget {
+    return this.until(Math.max(this.deadline, this.now() + ms));
+  }
+}
+
+/**
+ * A subproblem's part of a request's budget, sent to whichever worker solves it: its clock runs
+ * from when the worker starts (a queued subproblem loses no time in the queue), and never past
+ * the request's deadline.
+ */
+export interface BudgetSlice {
+  /** Epoch ms by which every subproblem of the request must be done. */
+  deadline: number;
+  /** This subproblem's share of the time, counted from when a worker starts it. */
+  ms: number;
+}
+
+/**
+ * Divides the time left among subproblems: `lanes` run at once, so a subproblem gets the time
+ * left times its weight (its size) against the weight not yet started, per lane.
+ */
+export function subproblemSlice(budget: Budget, lanes: number, weight: number, unstartedWeight: number): BudgetSlice {
+  const left = budget.remainingMs();
+  return { deadline: budget.deadline, ms: Math.min(left, (left * lanes * weight) / Math.max(1, unstartedWeight)) };
+}
+
+/** The budget of a slice from the moment its work starts. */
+export function startSlice(slice: BudgetSlice, now: () => number = Date.now, cancelled: () => boolean = never): Budget {
+  return new Budget(Math.min(slice.deadline, now() + slice.ms), now, cancelled);
+}
+
+/** A budget that is already spent: the greedy fill alone, no explanation (a cancelled fallback). */
+export function spentBudget(cancelled = false, now: () => number = Date.now): Budget {
+  return new Budget(0, now, cancelled ? () => true : never);
+}

@@ -1,0 +1,59 @@
+// What the engine asks of whatever solves its subproblems (the worker pool, or this thread): a
+// job in, an outcome out, with cancellation and progress. The engine's own terms; the pool
+// adapts its messages to them, so pool internals never reach the engine's callers.
+import type { BackendName, SolverBackend } from './backends/backend.js';
+import { startSlice, type BudgetSlice } from './budget.js';
+import type { PhaseName } from './levels.js';
+import { solveSubproblem, type SubproblemResult } from './solve-subproblem.js';
+import type { Subproblem } from './subproblem.js';
+
+export interface SubproblemJob {
+  sub: Subproblem;
+  backend: BackendName;
+  slice: BudgetSlice;
+  /** Include the model as LP text in the diagnostics. */
+  lpText: boolean;
+  maxMipPairs: number;
+}
+
+/** A better schedule of one subproblem, as it is found. */
+export interface SubproblemIncumbent {
+  assignments: Array<[number, number]>;
+  phase: PhaseName;
+  /** The proven upper bound on slots filled at that moment. */
+  fillBound: number;
+}
+
+export type SubproblemOutcome =
+  | { kind: 'done'; result: SubproblemResult }
+  /** The solver did not answer (crashed, hung, cancelled before it started): its best schedule, if any. */
+  | { kind: 'lost'; reason: string; incumbent?: Array<[number, number]> };
+
+export interface RunOptions {
+  /** Aborting stops the job: a queued job at once, a running one with its best schedule so far. */
+  signal?: AbortSignal;
+  onIncumbent?: (incumbent: SubproblemIncumbent) => void;
+}
+
+export interface SubproblemRunner {
+  run(job: SubproblemJob, options?: RunOptions): Promise<SubproblemOutcome>;
+}
+
+/**
+ * Solves in this thread. Solving is synchronous, so an abort takes effect in the middle of a
+ * subproblem only when it is signalled from inside the solve (an `onIncumbent` handler);
+ * otherwise at the next subproblem.
+ */
+export function inProcessRunner(backends: Partial<Record<BackendName, SolverBackend>>): SubproblemRunner {
+  return {
+    async run(job, options = {}) {
+      const backend = backends[job.backend];
+      if (!backend) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };
+      const { signal, onIncumbent } = options;
+      if (signal?.aborted) return { kind: 'lost', reason: 'cancelled before it started' };
+      const budget = startSlice(job.slice, Date.now, signal ? () => signal.aborted : undefined);
+      const result = solveSubproblem(job.sub, { backend, budget, lpText: job.lpText, maxMipPairs: job.maxMipPairs, ...(onIncumbent ? { onIncumbent } : {}) });
+      return { kind: 'done', result };
+    },
+  };
+}
