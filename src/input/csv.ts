@@ -11,7 +11,20 @@ import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
 
 export type CsvFile = 'volunteers' | 'shifts';
 
-export type CsvReadResult = { ok: true; request: ScheduleRequest; warnings: Warning[] } | { ok: false; errors: CsvError[] };
+export type CsvReadResult =
+  | { ok: true; request: ScheduleRequest; warnings: Warning[] }
+  | { ok: false; errors: CsvError[] }
+  /** More data rows than the limit allows: nothing past the count is read. */
+  | { ok: false; tooManyRows: { file: CsvFile; rows: number; max: number } };
+
+/** Most data rows read per file (the request's count limits); past it, the file is not read further. */
+export type RowLimits = Record<CsvFile, number>;
+
+class TooManyRows extends Error {
+  constructor(readonly detail: { file: CsvFile; rows: number; max: number }) {
+    super('too many rows');
+  }
+}
 
 interface Column {
   /** Header as the contract names it. */
@@ -99,14 +112,20 @@ interface Sheet {
 }
 
 /** Parses one file into rows keyed by contract column name; header and cell problems go to errors. */
-function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, warnings: CappedList<Warning>): Sheet | undefined {
+function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, warnings: CappedList<Warning>, maxRows: number): Sheet | undefined {
   let records: string[][];
   try {
-    records = parse(text, { relax_column_count: true, skip_empty_lines: false, relax_quotes: false }) as string[][];
+    // The record delimiters are given: csv-parse's auto-discovery rescans a long first record (seconds for 1M columns).
+    records = parse(text, { relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string };
     errors.push({ file, ...(err.lines ? { row: err.lines } : {}), message: `The file is not valid CSV: ${err.message.replace(/^Invalid [^:]*: /, '')}` });
     return undefined;
+  }
+  // Checked before any per-row work: a file of a million rows costs its parse, nothing more.
+  if (records.length - 1 > maxRows) {
+    const rows = records.slice(1).filter((r) => r.some((c) => c.trim() !== '')).length;
+    if (rows > maxRows) throw new TooManyRows({ file, rows, max: maxRows });
   }
   const header = records[0];
   if (!header || header.every((c) => c.trim() === '')) {
@@ -215,13 +234,22 @@ function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, war
   });
 }
 
-export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string): CsvReadResult {
+export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits = { volunteers: Infinity, shifts: Infinity }): CsvReadResult {
+  try {
+    return readBoth(volunteersCsv, shiftsCsv, zone, maxRows);
+  } catch (e) {
+    if (e instanceof TooManyRows) return { ok: false, tooManyRows: e.detail };
+    throw e;
+  }
+}
+
+function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits): CsvReadResult {
   const errors = new CappedList<CsvError>(ERRORS_PER_CODE, (e) => `${e.file}\u0000${e.column ?? ''}`);
   const warnings = new CappedList<Warning>(WARNINGS_PER_CODE, (w) => w.code);
   const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
   const sheets = {
-    volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings),
-    shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings),
+    volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings, maxRows.volunteers),
+    shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings, maxRows.shifts),
   };
   const request: ScheduleRequest = { volunteers: [], unassigned_shifts: [] };
 

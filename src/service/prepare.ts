@@ -11,7 +11,7 @@ import { checkScheduleRequest } from '../input/validate-request.js';
 import type { Limits } from '../config/config.js';
 import type { ValidationResult, Warning } from '../types/schema-types.js';
 import { enforceCountLimits, enforcePairLimit } from './limits.js';
-import { invalidRequest, plural, ProblemError } from './problems.js';
+import { invalidRequest, overLimit, plural, ProblemError } from './problems.js';
 
 /** A problem ready for the engine, with the warnings found on the way. */
 export interface PreparedProblem {
@@ -72,7 +72,12 @@ export function prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone:
   if (!isTimeZone(timezone)) {
     throw new ProblemError('invalid-csv', `timezone '${timezone.slice(0, 60)}' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).`);
   }
-  const read = readCsvRequest(Buffer.from(volunteers.buffer, volunteers.byteOffset, volunteers.byteLength), Buffer.from(shifts.buffer, shifts.byteOffset, shifts.byteLength), timezone);
+  const maxRows = { volunteers: context.limits.maxVolunteers, shifts: context.limits.maxShifts };
+  const read = readCsvRequest(Buffer.from(volunteers.buffer, volunteers.byteOffset, volunteers.byteLength), Buffer.from(shifts.buffer, shifts.byteOffset, shifts.byteLength), timezone, maxRows);
+  if (!read.ok && 'tooManyRows' in read) {
+    const { file, rows, max } = read.tooManyRows;
+    throw overLimit(file === 'volunteers' ? 'volunteers' : 'unassigned_shifts', `${rows.toLocaleString('en-US')} entries (data rows of the ${file} file)`, file === 'volunteers' ? 'MAX_VOLUNTEERS' : 'MAX_SHIFTS', max, 'entries');
+  }
   if (!read.ok) {
     throw new ProblemError('invalid-csv', `The CSV files have ${plural(read.errors.length, 'problem')}; each is listed in errors with its file, row and column.`, { errors: read.errors });
   }

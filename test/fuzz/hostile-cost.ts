@@ -40,7 +40,7 @@ function families(key: string): Family[] {
   const limitedVolunteers = 10_000;
   const longIds = fill('current_assignments', { volunteers: Array.from({ length: limitedVolunteers }, (_, i) => ({ id: `v${i}`.padEnd(200, 'x'), group: 'g', max_hours: 8 })), unassigned_shifts: [shift(0)] }, (i) => ({ shift_id: 's0', volunteer_id: `w${i}`.padEnd(60, 'y') }), 45_000);
   const manyKeys: Record<string, unknown> = { volunteers: [], unassigned_shifts: [] };
-  for (let i = 0; Object.keys(manyKeys).length < 800_000; i++) manyKeys[`k${i}`] = 0;
+  for (let i = 0; i < 800_000; i++) manyKeys[`k${i}`] = 0;
   const orphanGroups = fill('unassigned_shifts', { volunteers: Array.from({ length: limitedVolunteers }, (_, i) => ({ id: `v${i}`, group: `group-${i}`.padEnd(60, 'q'), max_hours: 8 })) }, (i) => shift(i, { [`other-${i}`.padEnd(60, 'z')]: 1 }), 10_000);
   const badTypes = fill('volunteers', { unassigned_shifts: Array.from({ length: 10_000 }, () => ({ id: '', start: 'nope', end: 3, required_groups: 'x' })) }, () => ({ id: 5, group: [], max_hours: 'x' }), 10_000);
   const wide = fill('current_assignments', { volunteers: Array.from({ length: 10_000 }, (_, i) => ({ id: `v${i}`, group: `g${i % 50}`, max_hours: 20 })), unassigned_shifts: Array.from({ length: 10_000 }, (_, i) => shift(i, { [`g${i % 50}`]: 2 })) }, (i) => ({ shift_id: `s${i % 10_000}`, volunteer_id: `v${(i * 7) % 10_000}` }), 50_000);
@@ -53,8 +53,12 @@ function families(key: string): Family[] {
     { name: 'volunteers', file: 'v.csv', content: `Name,Group,Max Hours,${Array.from({ length: 1_000_000 }, (_, i) => `c${i}`).join(',')}\r\nAna,g,8\r\n` },
     { name: 'shifts', file: 's.csv', content: 'Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n' },
   ]);
-  const badCells = multipart([
+  const manyRows = multipart([
     { name: 'volunteers', file: 'v.csv', content: `Name,Group,Max Hours\r\n${'Ana,,x\r\n'.repeat(1_200_000)}` },
+    { name: 'shifts', file: 's.csv', content: 'Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n' },
+  ]);
+  const badCells = multipart([
+    { name: 'volunteers', file: 'v.csv', content: `Name,Group,Max Hours\r\n${Array.from({ length: 10_000 }, (_, i) => `${`v${i}`.padEnd(990, 'n')},,${'9'.repeat(9)}x\r\n`).join('')}` },
     { name: 'shifts', file: 's.csv', content: 'Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n' },
   ]);
   return [
@@ -66,7 +70,8 @@ function families(key: string): Family[] {
     { name: '5M-deep JSON array (schedule)', method: 'POST', path: '/api/schedule', headers: json, body: deep, times: 3 },
     { name: '9 MB Groups cell of spaces (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': cell.type, Authorization: `Bearer ${key}` }, body: cell.body, times: 3 },
     { name: '1M extra CSV columns (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': columns.type, Authorization: `Bearer ${key}` }, body: columns.body, times: 3 },
-    { name: '1.2M bad CSV cells (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': badCells.type, Authorization: `Bearer ${key}` }, body: badCells.body, times: 3 },
+    { name: '1.2M CSV rows, past MAX_VOLUNTEERS (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': manyRows.type, Authorization: `Bearer ${key}` }, body: manyRows.body, times: 3 },
+    { name: '10k CSV rows of long bad cells (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': badCells.type, Authorization: `Bearer ${key}` }, body: badCells.body, times: 3 },
     { name: 'Bearer + 16k spaces, no key', method: 'POST', path: '/api/validate', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${' '.repeat(16_000)}x y` }, body: Buffer.from('{}'), times: 200 },
   ];
 }

@@ -109,6 +109,17 @@ describe('hostile input: bounded work per request', () => {
   });
 });
 
+describe('hostile input: CSV row counts', () => {
+  it('a volunteers file past MAX_VOLUNTEERS rows is 413 before its rows are read', async () => {
+    const res = await testApp({ MAX_VOLUNTEERS: '5' })
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', Buffer.from(`Name,Group,Max Hours\r\n${'Ana,,x\r\n'.repeat(6)}`), 'v.csv')
+      .attach('shifts', Buffer.from('Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n'), 's.csv');
+    expect(res.status).to.equal(413);
+    expect(res.body.detail).to.equal('volunteers is 6 entries (data rows of the volunteers file); the limit is 5 entries (MAX_VOLUNTEERS).');
+  });
+});
+
 describe('hostile input: numbers have upper bounds', () => {
   it('a headcount of 1e308 and a max_hours of 1e308 are 400s naming the bound', async () => {
     const body = fixture<Json>('requests/festival-small.json');

@@ -8,11 +8,17 @@ const SHIFTS = crlf(['Name,Start,End,Groups', 'Sat AM,6/6/2026 8:00 AM,6/6/2026 
 
 function errorsOf(volunteers: Buffer, shifts: Buffer, zone = 'UTC') {
   const r = readCsvRequest(volunteers, shifts, zone);
-  if (r.ok) throw new Error('expected errors');
+  if (r.ok || !('errors' in r)) throw new Error('expected errors');
   return r.errors;
 }
 
 describe('CSV input', () => {
+  it('stops at the row limit before any per-row work, counting blank rows out', () => {
+    const rows = crlf(['Name,Group,Max Hours', 'Ana,g,8', '', 'Ben,g,8', 'Cy,g,8']);
+    expect(readCsvRequest(rows, SHIFTS, 'UTC', { volunteers: 3, shifts: 10 }).ok).to.equal(true);
+    expect(readCsvRequest(rows, SHIFTS, 'UTC', { volunteers: 2, shifts: 10 })).to.deep.equal({ ok: false, tooManyRows: { file: 'volunteers', rows: 3, max: 2 } });
+  });
+
   it('reads spreadsheet exports: BOM, CRLF, quoted fields with commas and doubled quotes', () => {
     const r = readCsvRequest(VOLUNTEERS, SHIFTS, 'UTC');
     expect(r.ok).to.equal(true);
