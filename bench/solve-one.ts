@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { loadConfig } from '../src/config/config.js';
 import { createScheduler } from '../src/engine/scheduler.js';
 import { loadSchemas } from '../src/input/schema-registry.js';
-import { scheduleRequest } from '../src/schedule-service.js';
+import { scheduleRequest } from '../src/service/schedule-service.js';
 import { generatedInstances } from './generate.js';
 import { checkSchedule } from './schedule-checker.js';
 

@@ -11,8 +11,8 @@ import { KEYS_HELP, KeysUsageError, runKeys } from './keys.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { validateScheduleRequest } from '../input/validate-request.js';
 import { createScheduler, type SolveProgress } from '../engine/scheduler.js';
-import { parseScheduleQuery } from '../http/routes/schedule.js';
-import { scheduleCsv, scheduleRequest } from '../schedule-service.js';
+import { parseScheduleOptions } from '../service/options.js';
+import { scheduleCsv, scheduleRequest } from '../service/schedule-service.js';
 
 export interface Io {
   out(text: string): void;
@@ -107,7 +107,7 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   if (values['time-limit'] !== undefined) query.time_limit = values['time-limit'];
   if (values.solver !== undefined) query.solver = values.solver;
   if (values.debug !== undefined) query.debug = values.debug;
-  const call = parseScheduleQuery(query, config);
+  const call = parseScheduleOptions(query, config, loadSchemas());
   const readBytes = (file: string): Buffer => {
     try {
       return readFileSync(file);

@@ -86,7 +86,7 @@ export function createApp(deps: AppDeps): Koa {
   const readiness: ReadinessChecks = { database: () => deps.store.ping(), solverPool: () => deps.pool?.isReady() ?? true };
   const publicRouter = new Router();
   problemRoutes(publicRouter);
-  operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas, openapi: openApiDocument(deps.config) });
+  operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas, openapi: openApiDocument(deps.config, deps.schemas) });
   docsRoutes(publicRouter);
 
   // Exact matching (case and trailing slash): one spelling per route, so a policy decided by

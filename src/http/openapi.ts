@@ -3,6 +3,8 @@
 // the document, and to the file on disk next to a saved copy), never copies.
 import type { Config } from '../config/config.js';
 import { problemTypes, type ProblemSlug } from '../service/problems.js';
+import { optionParameters } from '../service/options.js';
+import type { SchemaRegistry } from '../input/schema-registry.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,13 +47,10 @@ const API_ERRORS: Json = {
   '503': problemResponse(['overloaded'], ['Retry-After']),
 };
 
-const SCHEDULE_QUERY = [
-  { name: 'debug', in: 'query', required: false, description: 'true adds diagnostics; lp also adds each group model as CPLEX LP text.', schema: { type: 'string', enum: ['true', 'lp', 'false'] } },
-  { name: 'time_limit', in: 'query', required: false, description: 'Solve budget in seconds (default SOLVE_TIME_LIMIT_DEFAULT); above SOLVE_TIME_LIMIT_MAX it is capped with a warning.', schema: { type: 'number', exclusiveMinimum: 0 } },
-  { name: 'solver', in: 'query', required: false, description: 'Solver backend.', schema: { type: 'string', enum: ['highs', 'jslp'], default: 'highs' } },
-];
 
-export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>): Json {
+export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>, registry: SchemaRegistry): Json {
+  // The scheduling options' query parameters come from schemas/schedule-options.json.
+  const SCHEDULE_QUERY = optionParameters(registry);
   const scheduleOk = { description: 'The schedule.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('schedule-result.json') } } };
   return {
     openapi: '3.1.0',

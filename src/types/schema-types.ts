@@ -265,6 +265,21 @@ export interface Warning {
   [k: string]: unknown;
 }
 
+export interface ScheduleOptions {
+  /**
+   * true adds diagnostics; lp also adds each group model as CPLEX LP text; false (the default) adds nothing.
+   */
+  debug?: 'true' | 'lp' | 'false';
+  /**
+   * Solve budget in seconds, above 0 (default SOLVE_TIME_LIMIT_DEFAULT); above SOLVE_TIME_LIMIT_MAX it is capped with a warning. At the limit the best schedule found is returned.
+   */
+  time_limit?: number;
+  /**
+   * Solver backend: highs (the default) or jslp, over the same model.
+   */
+  solver?: 'highs' | 'jslp';
+}
+
 export interface ScheduleRequest {
   /**
    * Every volunteer who may be scheduled (at most 10,000 by default).

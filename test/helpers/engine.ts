@@ -5,7 +5,7 @@ import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend
 import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
 import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.js';
 import { loadConfig } from '../../src/config/config.js';
-import { scheduleRequest, type ScheduleCall } from '../../src/schedule-service.js';
+import { scheduleRequest, type ScheduleCall } from '../../src/service/schedule-service.js';
 import { schemas } from './app.js';
 
 let backends: Promise<Record<'highs' | 'jslp', SolverBackend>> | undefined;

@@ -12,12 +12,12 @@ import type { Config } from '../../config/config.js';
 import type { Scheduler } from '../../engine/scheduler.js';
 import type { CsvFile } from '../../input/csv.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
-import { schedulePrepared } from '../../schedule-service.js';
+import { schedulePrepared } from '../../service/schedule-service.js';
 import type { InputPreparer } from '../../service/input-preparer.js';
 import type { CsvError } from '../../types/schema-types.js';
 import { overLimit, ProblemError } from '../../service/problems.js';
 import type { Metrics } from '../metrics.js';
-import { parseScheduleQuery } from './schedule.js';
+import { parseScheduleOptions } from '../../service/options.js';
 
 interface UploadedFile {
   filepath: string;
@@ -92,7 +92,7 @@ function listParts(names: string[]): string {
 
 export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware }): void {
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
-    const call = parseScheduleQuery(ctx.query, deps.config);
+    const call = parseScheduleOptions(ctx.query, deps.config, deps.schemas);
     if (!ctx.is('multipart/form-data')) {
       const sent = ctx.get('Content-Type') || 'no Content-Type';
       throw new ProblemError('unsupported-media-type', `This endpoint takes multipart/form-data with file parts volunteers and shifts (curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv); the request sent ${sent}.`);
