@@ -53,7 +53,12 @@ export function festival(o: FestivalOptions): Json {
     return groups[groups.length - 1]!;
   };
   const caps = o.caps ?? [8, 12, 12, 16, 20, 24, 999];
-  const volunteers = Array.from({ length: o.volunteers }, (_, i) => ({ id: `v${i + 1}`, name: `Volunteer ${i + 1}`, group: groupOf(r()), max_hours: pick(r, caps) }));
+  const volunteers = Array.from({ length: o.volunteers }, (_, i) => ({
+    id: `v${i + 1}`,
+    name: `Volunteer ${i + 1}`,
+    group: groupOf(r()),
+    max_hours: pick(r, caps),
+  }));
   const shifts = Array.from({ length: o.shifts }, (_, i) => {
     const day = int(r, 0, days - 1);
     const start = int(r, 6, 22) + (r() < 0.3 ? 0.5 : 0);
@@ -89,13 +94,27 @@ function locks(r: () => number, volunteers: Json[], shifts: Json[], fraction: nu
 export function foodBank(seed: number, volunteers: number, weeks = 1): Json {
   const r = rng(seed);
   const groups = ['warehouse', 'drivers', 'intake'];
-  const vols = Array.from({ length: volunteers }, (_, i) => ({ id: `fb${i + 1}`, name: `Helper ${i + 1}`, group: pick(r, groups), max_hours: pick(r, [4, 6, 8, 8, 12, 16]) }));
+  const vols = Array.from({ length: volunteers }, (_, i) => ({
+    id: `fb${i + 1}`,
+    name: `Helper ${i + 1}`,
+    group: pick(r, groups),
+    max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
+  }));
   const shifts: Json[] = [];
   for (let d = 0; d < weeks * 7; d++) {
-    for (const [label, from, to] of [['am', 8, 12], ['pm', 12, 16], ['eve', 16, 20]] as const) {
+    for (const [label, from, to] of [
+      ['am', 8, 12],
+      ['pm', 12, 16],
+      ['eve', 16, 20],
+    ] as const) {
       for (const g of groups) {
         if (d % 7 === 6 && label === 'eve') continue;
-        shifts.push({ id: `${g}-${label}-d${d + 1}`, start: iso(BASE, d * 24 + from), end: iso(BASE, d * 24 + to), required_groups: { [g]: int(r, 1, Math.max(1, Math.round(volunteers / 25))) } });
+        shifts.push({
+          id: `${g}-${label}-d${d + 1}`,
+          start: iso(BASE, d * 24 + from),
+          end: iso(BASE, d * 24 + to),
+          required_groups: { [g]: int(r, 1, Math.max(1, Math.round(volunteers / 25))) },
+        });
       }
     }
   }
@@ -113,8 +132,16 @@ export function generatedInstances(): Instance[] {
     { name: 'festival-50x30', family: 'festival', request: festival({ seed: 1, volunteers: 50, shifts: 30, days: 2, groups: 4 }) },
     { name: 'foodbank-60x60', family: 'food bank', request: foodBank(2, 60) },
     { name: 'festival-400x300', family: 'festival', request: festival({ seed: 3, volunteers: 400, shifts: 300, days: 3, groups: 6 }) },
-    { name: 'festival-locked-400x300', family: 'festival, locks', request: festival({ seed: 4, volunteers: 400, shifts: 300, days: 3, groups: 6, locked: 0.15 }) },
-    { name: 'scarce-150x400', family: 'scarce', request: festival({ seed: 5, volunteers: 150, shifts: 400, days: 3, groups: 4, demand: 1, caps: [8, 10, 12, 16] }) },
+    {
+      name: 'festival-locked-400x300',
+      family: 'festival, locks',
+      request: festival({ seed: 4, volunteers: 400, shifts: 300, days: 3, groups: 6, locked: 0.15 }),
+    },
+    {
+      name: 'scarce-150x400',
+      family: 'scarce',
+      request: festival({ seed: 5, volunteers: 150, shifts: 400, days: 3, groups: 4, demand: 1, caps: [8, 10, 12, 16] }),
+    },
     { name: 'festival-2500x1200', family: 'festival', request: festival({ seed: 6, volunteers: 2500, shifts: 1200, days: 4, groups: 12 }) },
   ];
 }

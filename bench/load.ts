@@ -15,8 +15,15 @@ const bin = join(root, 'bin', 'volunteer-scheduler.js');
 const seconds = Number(process.env.LOAD_SECONDS ?? 30);
 const env = { ...process.env, DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'vs-load-')), 'load.db')}`, LOG_LEVEL: 'warn' };
 
-const key = spawnSync(process.execPath, [bin, 'keys', 'issue', '--user', 'load', '--name', 'load test', '--description', 'npm run load', '--quota', '100000000'], { env, encoding: 'utf8' }).stdout.trim();
-const child = spawn(process.execPath, [bin, 'serve'], { env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+const key = spawnSync(
+  process.execPath,
+  [bin, 'keys', 'issue', '--user', 'load', '--name', 'load test', '--description', 'npm run load', '--quota', '100000000'],
+  { env, encoding: 'utf8' },
+).stdout.trim();
+const child = spawn(process.execPath, [bin, 'serve'], {
+  env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const port = await new Promise<number>((resolve, reject) => {
   let out = '';
   child.stdout!.on('data', (c) => {
@@ -58,7 +65,8 @@ async function phase(name: string, requests: autocannon.Request[]): Promise<Row>
     duration: seconds,
     timeout: 30,
     requests,
-    setupClient: (client: { on(event: 'response', listener: (status: number) => void): void }) => client.on('response', (status: number) => statusCounts.set(status, (statusCounts.get(status) ?? 0) + 1)),
+    setupClient: (client: { on(event: 'response', listener: (status: number) => void): void }) =>
+      client.on('response', (status: number) => statusCounts.set(status, (statusCounts.get(status) ?? 0) + 1)),
   } as autocannon.Options);
   return {
     phase: name,
@@ -66,7 +74,10 @@ async function phase(name: string, requests: autocannon.Request[]): Promise<Row>
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
-    statuses: [...statusCounts].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(', '),
+    statuses: [...statusCounts]
+      .sort((a, b) => a[0] - b[0])
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', '),
     errors: result.errors + result.timeouts,
     rssBefore,
     rssAfter: rssMb(),
@@ -92,6 +103,7 @@ await new Promise((r) => child.on('exit', r));
 console.log(`Load: ${seconds} s per phase, 16 connections, service on SQLite; RSS of the service process at start ${rssStart} MB\n`);
 console.log('| phase | requests | req/s | p50 | p99 | statuses | errors | RSS before | RSS after |');
 console.log('| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
-for (const r of rows) console.log(`| ${r.phase} | ${r.requests} | ${r.rps} | ${r.p50} ms | ${r.p99} ms | ${r.statuses} | ${r.errors} | ${r.rssBefore} MB | ${r.rssAfter} MB |`);
+for (const r of rows)
+  console.log(`| ${r.phase} | ${r.requests} | ${r.rps} | ${r.p50} ms | ${r.p99} ms | ${r.statuses} | ${r.errors} | ${r.rssBefore} MB | ${r.rssAfter} MB |`);
 const bad = rows.some((r) => r.errors > 0 || /\b500\b/.test(r.statuses));
 process.exitCode = bad ? 1 : 0;

@@ -9,7 +9,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generatedInstances } from './generate.js';
 
-const { values } = parseArgs({ options: { only: { type: 'string' }, curtois: { type: 'string' }, 'no-curtois': { type: 'boolean' }, 'time-limit': { type: 'string' }, backend: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    curtois: { type: 'string' },
+    'no-curtois': { type: 'boolean' },
+    'time-limit': { type: 'string' },
+    backend: { type: 'string' },
+  },
+});
 const here = fileURLToPath(new URL('.', import.meta.url));
 const solveOne = join(here, 'solve-one.js');
 const curtoisDir = join(here, '..', '..', '..', 'shared', 'benchmarks', 'curtois');
@@ -29,8 +37,12 @@ if (!values['no-curtois'] && existsSync(curtoisDir)) {
 }
 const selected = jobs.filter((j) => !values.only || j.name.includes(values.only));
 
-console.log(`Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; time limit ${limit} s; backend ${backend}\n`);
-console.log('| instance | volunteers | shifts | slots demanded | slots filled | upper bound | greedy | fairness | status | first solve | warm solve | explain (re-solves) | peak memory | checker | backend |');
+console.log(
+  `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; time limit ${limit} s; backend ${backend}\n`,
+);
+console.log(
+  '| instance | volunteers | shifts | slots demanded | slots filled | upper bound | greedy | fairness | status | first solve | warm solve | explain (re-solves) | peak memory | checker | backend |',
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |');
 for (const job of selected) {
   const run = spawnSync(process.execPath, ['--max-old-space-size=4096', solveOne, job.arg, backend, limit], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -42,5 +54,7 @@ for (const job of selected) {
     console.log(`| ${job.name} | failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-1)[0]} |`);
     continue;
   }
-  console.log(`| ${job.name} | ${r.volunteers} | ${r.shifts} | ${r.demanded} | ${r.filled} | ${r.bound} | ${r.greedy} | ${r.fairness} | ${r.status} | ${(r.wall_ms / 1000).toFixed(2)} s | ${(r.warm_ms / 1000).toFixed(2)} s${r.same ? '' : ' (differs)'} | ${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''}) | ${r.peak_mb} MB | ${r.checker === 0 ? 'ok' : `${r.checker} problems`} | ${r.backend} |`);
+  console.log(
+    `| ${job.name} | ${r.volunteers} | ${r.shifts} | ${r.demanded} | ${r.filled} | ${r.bound} | ${r.greedy} | ${r.fairness} | ${r.status} | ${(r.wall_ms / 1000).toFixed(2)} s | ${(r.warm_ms / 1000).toFixed(2)} s${r.same ? '' : ' (differs)'} | ${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''}) | ${r.peak_mb} MB | ${r.checker === 0 ? 'ok' : `${r.checker} problems`} | ${r.backend} |`,
+  );
 }

@@ -115,7 +115,8 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
       const v = vById.get(vid)!;
       const required = s.required_groups[v.group] ?? 0;
       const lock = isLocked(vid, sid);
-      if (!lock && !(required > 0)) fail('group_not_required', { volunteer: vid, shift: sid, group: v.group }, `${vid} added to ${sid}, which does not require group ${v.group}`);
+      if (!lock && !(required > 0))
+        fail('group_not_required', { volunteer: vid, shift: sid, group: v.group }, `${vid} added to ${sid}, which does not require group ${v.group}`);
       const c = byGroup.get(v.group) ?? { all: 0, locked: 0, added: 0 };
       c.all++;
       if (lock) c.locked++;
@@ -124,7 +125,8 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
     }
     for (const [g, c] of byGroup) {
       const required = s.required_groups[g] ?? 0;
-      if (c.added > 0 && c.all > required) fail('over_headcount', { shift: sid, group: g }, `${sid} group ${g}: ${c.all} volunteers for ${required} slots with ${c.added} added`);
+      if (c.added > 0 && c.all > required)
+        fail('over_headcount', { shift: sid, group: g }, `${sid} group ${g}: ${c.all} volunteers for ${required} slots with ${c.added} added`);
     }
   }
 
@@ -136,13 +138,15 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
     hours.set(v.id, total);
     const added = mine.filter((s) => !isLocked(v.id, s.id));
     const lockedHours = total - added.reduce((t, s) => t + hoursOf(s), 0);
-    if (added.length > 0 && total > cap(v) + 1e-6) fail('over_max_hours', { volunteer: v.id }, `${v.id} has ${total} h over max_hours ${v.max_hours} with additions`);
+    if (added.length > 0 && total > cap(v) + 1e-6)
+      fail('over_max_hours', { volunteer: v.id }, `${v.id} has ${total} h over max_hours ${v.max_hours} with additions`);
     if (added.length > 0 && lockedHours > cap(v) + 1e-6) fail('added_past_locked_hours', { volunteer: v.id }, `${v.id} locked over max_hours yet got more`);
     for (let i = 0; i < mine.length; i++) {
       for (let j = i + 1; j < mine.length; j++) {
         const a = mine[i]!;
         const b = mine[j]!;
-        if (overlapping(a, b) && !(isLocked(v.id, a.id) && isLocked(v.id, b.id))) fail('overlap', { volunteer: v.id, shift: a.id, other: b.id }, `${v.id} is in overlapping ${a.id} and ${b.id}`);
+        if (overlapping(a, b) && !(isLocked(v.id, a.id) && isLocked(v.id, b.id)))
+          fail('overlap', { volunteer: v.id, shift: a.id, other: b.id }, `${v.id} is in overlapping ${a.id} and ${b.id}`);
       }
     }
     // Summary.
@@ -151,9 +155,11 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
       fail('summary_missing', { volunteer: v.id }, `volunteers lacks ${v.id}`);
       continue;
     }
-    if (Math.abs(summary.assigned_hours - Math.round(total * 100) / 100) > 1e-9) fail('summary_hours', { volunteer: v.id }, `${v.id} assigned_hours ${summary.assigned_hours} != ${total}`);
+    if (Math.abs(summary.assigned_hours - Math.round(total * 100) / 100) > 1e-9)
+      fail('summary_hours', { volunteer: v.id }, `${v.id} assigned_hours ${summary.assigned_hours} != ${total}`);
     const chrono = [...mine].sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || Date.parse(a.end) - Date.parse(b.end) || a.i - b.i).map((s) => s.id);
-    if (JSON.stringify(summary.assigned_shifts) !== JSON.stringify(chrono)) fail('summary_shifts', { volunteer: v.id }, `${v.id} assigned_shifts ${JSON.stringify(summary.assigned_shifts)} != ${JSON.stringify(chrono)}`);
+    if (JSON.stringify(summary.assigned_shifts) !== JSON.stringify(chrono))
+      fail('summary_shifts', { volunteer: v.id }, `${v.id} assigned_shifts ${JSON.stringify(summary.assigned_shifts)} != ${JSON.stringify(chrono)}`);
   }
   if (Object.keys(result.volunteers).length !== volunteers.length) fail('summary_count', {}, 'volunteers map size differs from the request');
 
@@ -173,14 +179,17 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
     }
   }
   const expectedUnfilled = shifts.filter((s) => shortPairs.some((p) => p.s.id === s.id)).map((s) => s.id);
-  if (JSON.stringify(result.unfilled_shifts) !== JSON.stringify(expectedUnfilled)) fail('unfilled_shifts', {}, `unfilled_shifts ${JSON.stringify(result.unfilled_shifts)} != ${JSON.stringify(expectedUnfilled)}`);
-  if (result.conflicts.length !== shortPairs.length) fail('conflict_count', {}, `${result.conflicts.length} conflicts for ${shortPairs.length} short (shift, group) pairs`);
+  if (JSON.stringify(result.unfilled_shifts) !== JSON.stringify(expectedUnfilled))
+    fail('unfilled_shifts', {}, `unfilled_shifts ${JSON.stringify(result.unfilled_shifts)} != ${JSON.stringify(expectedUnfilled)}`);
+  if (result.conflicts.length !== shortPairs.length)
+    fail('conflict_count', {}, `${result.conflicts.length} conflicts for ${shortPairs.length} short (shift, group) pairs`);
   shortPairs.forEach((p, k) => {
     const c = result.conflicts[k];
     if (!c) return;
     const at: Names = { shift: p.s.id, group: p.g };
     if (c.shift_id !== p.s.id || c.group !== p.g) return fail('conflict_pair', at, `conflict ${k} is ${c.shift_id}/${c.group}, expected ${p.s.id}/${p.g}`);
-    if (c.required !== p.required || c.assigned !== p.assigned || c.missing !== p.required - p.assigned) fail('conflict_counts', at, `conflict ${p.s.id}/${p.g} counts wrong`);
+    if (c.required !== p.required || c.assigned !== p.assigned || c.missing !== p.required - p.assigned)
+      fail('conflict_counts', at, `conflict ${p.s.id}/${p.g} counts wrong`);
     if (!(c.reasons.length >= 1)) fail('conflict_no_reason', at, `conflict ${p.s.id}/${p.g} has no reason`);
     const members = volunteers.filter((v) => v.group === p.g);
     const out = members.filter((v) => !(inShift.get(p.s.id) ?? []).includes(v.id));
@@ -194,16 +203,21 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
           if (out.length > 0) fail('false_reason', at, `${p.s.id}/${p.g}: group_too_small but ${out.length} members are not in the shift`);
           break;
         case 'max_hours':
-          if (!v || v.group !== p.g) fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: max_hours names ${d.volunteer_id}, not in the group`);
-          else if (!(hours.get(v.id)! + hoursOf(p.s) > cap(v) + 1e-9)) fail('false_reason', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} is not at max_hours`);
-          else if (Math.abs(d.assigned_hours - Math.round(hours.get(v.id)! * 100) / 100) > 1e-9) fail('false_reason', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} assigned_hours in detail wrong`);
+          if (!v || v.group !== p.g)
+            fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: max_hours names ${d.volunteer_id}, not in the group`);
+          else if (!(hours.get(v.id)! + hoursOf(p.s) > cap(v) + 1e-9))
+            fail('false_reason', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} is not at max_hours`);
+          else if (Math.abs(d.assigned_hours - Math.round(hours.get(v.id)! * 100) / 100) > 1e-9)
+            fail('false_reason', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} assigned_hours in detail wrong`);
           break;
         case 'overlap':
         case 'locked_overlap': {
           const o = sById.get(d.shift_id);
           if (!v || !o) fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: ${d.code} names unknown ids`);
-          else if (!(inShift.get(o.id) ?? []).includes(v.id) || !overlapping(o, p.s)) fail('false_reason', { ...at, volunteer: v.id, other: o.id }, `${p.s.id}/${p.g}: ${v.id} is not in overlapping ${o.id}`);
-          else if ((d.code === 'locked_overlap') !== isLocked(v.id, o.id)) fail('false_reason', { ...at, volunteer: v.id, other: o.id }, `${p.s.id}/${p.g}: ${d.code} for ${v.id} in ${o.id} has the wrong lock state`);
+          else if (!(inShift.get(o.id) ?? []).includes(v.id) || !overlapping(o, p.s))
+            fail('false_reason', { ...at, volunteer: v.id, other: o.id }, `${p.s.id}/${p.g}: ${v.id} is not in overlapping ${o.id}`);
+          else if ((d.code === 'locked_overlap') !== isLocked(v.id, o.id))
+            fail('false_reason', { ...at, volunteer: v.id, other: o.id }, `${p.s.id}/${p.g}: ${d.code} for ${v.id} in ${o.id} has the wrong lock state`);
           break;
         }
         case 'summary':
@@ -232,13 +246,18 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
   for (const a of lockList) {
     const v = vById.get(a.volunteer_id)!;
     const s = sById.get(a.shift_id)!;
-    if (!((s.required_groups[v.group] ?? 0) > 0) && !codes.has('lock_group_not_required')) fail('lock_warning_missing', { volunteer: v.id, shift: s.id }, `lock ${v.id}->${s.id}: group not required, no warning`);
+    if (!((s.required_groups[v.group] ?? 0) > 0) && !codes.has('lock_group_not_required'))
+      fail('lock_warning_missing', { volunteer: v.id, shift: s.id }, `lock ${v.id}->${s.id}: group not required, no warning`);
   }
   for (const v of volunteers) {
     const lockedShifts = lockList.filter((a) => a.volunteer_id === v.id).map((a) => sById.get(a.shift_id)!);
     const unique = [...new Map(lockedShifts.map((s) => [s.id, s])).values()];
-    if (unique.reduce((t, s) => t + hoursOf(s), 0) > cap(v) + 1e-9 && !codes.has('lock_max_hours_exceeded')) fail('lock_warning_missing', { volunteer: v.id }, `${v.id} locked over max_hours, no warning`);
-    for (let i = 0; i < unique.length; i++) for (let j = i + 1; j < unique.length; j++) if (overlapping(unique[i]!, unique[j]!) && !codes.has('lock_overlap')) fail('lock_warning_missing', { volunteer: v.id, shift: unique[i]!.id, other: unique[j]!.id }, `${v.id} locked overlap, no warning`);
+    if (unique.reduce((t, s) => t + hoursOf(s), 0) > cap(v) + 1e-9 && !codes.has('lock_max_hours_exceeded'))
+      fail('lock_warning_missing', { volunteer: v.id }, `${v.id} locked over max_hours, no warning`);
+    for (let i = 0; i < unique.length; i++)
+      for (let j = i + 1; j < unique.length; j++)
+        if (overlapping(unique[i]!, unique[j]!) && !codes.has('lock_overlap'))
+          fail('lock_warning_missing', { volunteer: v.id, shift: unique[i]!.id, other: unique[j]!.id }, `${v.id} locked overlap, no warning`);
   }
   return problems;
 }

@@ -22,7 +22,11 @@ await scheduler.ready();
 const schemas = loadSchemas();
 const solveOnce = async () => {
   const started = performance.now();
-  const answer = await scheduleRequest(request, { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' }, { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, scheduler });
+  const answer = await scheduleRequest(
+    request,
+    { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' },
+    { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, scheduler },
+  );
   return { answer, ms: performance.now() - started };
 };
 // The first solve in fresh workers pays for compiling the solver; a running service is warm.

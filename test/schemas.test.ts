@@ -7,8 +7,18 @@ import { schemaDir } from '../src/package-root.js';
 import { schemas } from './helpers/app.js';
 
 const REQUIRED_FILES = [
-  'volunteer', 'shift', 'current-assignment', 'schedule-request', 'schedule-result', 'conflict',
-  'volunteer-summary', 'usage-result', 'validation-result', 'problem-details', 'warning', 'schedule-options',
+  'volunteer',
+  'shift',
+  'current-assignment',
+  'schedule-request',
+  'schedule-result',
+  'conflict',
+  'volunteer-summary',
+  'usage-result',
+  'validation-result',
+  'problem-details',
+  'warning',
+  'schedule-options',
 ];
 
 type Node = Record<string, unknown>;

@@ -45,7 +45,10 @@ export async function runKeys(args: string[], io: KeysIo, now: () => Date = () =
   }
   let values: Record<string, string | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: { user: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, quota: { type: 'string' }, help: { type: "boolean" } } }) as unknown as { values: Record<string, string | undefined> });
+    ({ values } = parseArgs({
+      args: rest,
+      options: { user: { type: 'string' }, name: { type: 'string' }, description: { type: 'string' }, quota: { type: 'string' }, help: { type: 'boolean' } },
+    }) as unknown as { values: Record<string, string | undefined> });
   } catch (e) {
     throw new KeysUsageError((e as Error).message);
   }
@@ -104,7 +107,8 @@ export async function runKeys(args: string[], io: KeysIo, now: () => Date = () =
       return run(async (store) => {
         const rows = await store.list();
         io.out(`${['user', 'name', 'description', 'quota', 'issued', 'state'].join('\t')}\n`);
-        for (const r of rows) io.out(`${[r.userId, r.name, r.description, r.quota, r.createdAt, r.revokedAt ? `revoked ${r.revokedAt}` : 'active'].join('\t')}\n`);
+        for (const r of rows)
+          io.out(`${[r.userId, r.name, r.description, r.quota, r.createdAt, r.revokedAt ? `revoked ${r.revokedAt}` : 'active'].join('\t')}\n`);
         return 0;
       });
     default:

@@ -94,7 +94,18 @@ function runValidate(args: string[], io: Io): number {
 async function runSchedule(args: string[], io: Io): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { 'time-limit': { type: 'string' }, solver: { type: 'string' }, debug: { type: 'string' }, volunteers: { type: 'string' }, shifts: { type: 'string' }, timezone: { type: 'string' } } });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        'time-limit': { type: 'string' },
+        solver: { type: 'string' },
+        debug: { type: 'string' },
+        volunteers: { type: 'string' },
+        shifts: { type: 'string' },
+        timezone: { type: 'string' },
+      },
+    });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -125,7 +136,9 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
     const deps = { schemas: loadSchemas(), limits: config.limits, scheduler };
     const withProgress = { ...call, onProgress: (p: SolveProgress) => line.update(p) };
     const answer =
-      'body' in input ? await scheduleRequest(input.body, withProgress, deps, 2) : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', withProgress, deps, 2);
+      'body' in input
+        ? await scheduleRequest(input.body, withProgress, deps, 2)
+        : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', withProgress, deps, 2);
     const { subproblems } = answer.output;
     line.update({ groupsDone: subproblems.length, groupsRunning: 0, filled: subproblems.reduce((t, s) => t + s.filled, 0) });
     line.stop();

@@ -69,7 +69,11 @@ export interface Setting {
 export const settings: readonly Setting[] = [
   { name: 'PORT', default: '8080', description: 'TCP port to listen on (0-65535; 0 picks a free port).' },
   { name: 'HOST', default: '0.0.0.0', description: 'Address to listen on.' },
-  { name: 'DATABASE_URL', default: 'sqlite:./data/scheduler.db', description: '`sqlite:<path>` (file created with its folder) or `postgres://user@host:port/db`.' },
+  {
+    name: 'DATABASE_URL',
+    default: 'sqlite:./data/scheduler.db',
+    description: '`sqlite:<path>` (file created with its folder) or `postgres://user@host:port/db`.',
+  },
   { name: 'SCHEDULER_SECRET', default: '(generated once, kept in the database)', description: 'HMAC secret for API keys; at least 32 characters.' },
   { name: 'DEFAULT_DAILY_QUOTA', default: '1000', description: 'Daily request quota of a newly issued key (whole number >= 1).' },
   { name: 'SOLVE_TIME_LIMIT_DEFAULT', default: '10', description: 'Solve budget in seconds when a request gives no `time_limit`.' },
@@ -80,19 +84,51 @@ export const settings: readonly Setting[] = [
   { name: 'MAX_VOLUNTEERS', default: '10000', description: 'Most volunteers in one request.' },
   { name: 'MAX_SHIFTS', default: '10000', description: 'Most shifts in one request.' },
   { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request.' },
-  { name: 'MAX_CANDIDATE_PAIRS', default: '5000000', description: 'Most (volunteer, shift) pairs of the same group in one request: the size of the engine\'s model, which bounds its memory and time.' },
+  {
+    name: 'MAX_CANDIDATE_PAIRS',
+    default: '5000000',
+    description: "Most (volunteer, shift) pairs of the same group in one request: the size of the engine's model, which bounds its memory and time.",
+  },
   { name: 'MAX_STRING_LENGTH', default: '1000', description: 'Longest id, name or group name, in characters.' },
   { name: 'MAX_GROUPS_PER_SHIFT', default: '100', description: "Most groups in one shift's required_groups." },
-  { name: 'SOLVE_QUEUE_MAX', default: '32', description: 'Scheduling requests that may wait beyond the ones being solved (one per solver worker); past that, 503 overloaded with Retry-After at once.' },
-  { name: 'INPUT_WORKERS', default: '(number of cores, at most 4)', description: 'Threads that parse and validate request bodies and CSV files, off the event loop (1-64).' },
-  { name: 'INPUT_QUEUE_MAX', default: '64', description: 'Requests that may wait for an input thread (at least 1); past that, 503 overloaded with Retry-After at once.' },
-  { name: 'HTTP_HEADERS_TIMEOUT', default: '10', description: 'Seconds a client has to send the request headers; a slower client is disconnected (408 if it can still be told).' },
-  { name: 'HTTP_REQUEST_TIMEOUT', default: '60', description: 'Seconds a client has to send the whole request, body included; the solve that follows is not counted.' },
+  {
+    name: 'SOLVE_QUEUE_MAX',
+    default: '32',
+    description: 'Scheduling requests that may wait beyond the ones being solved (one per solver worker); past that, 503 overloaded with Retry-After at once.',
+  },
+  {
+    name: 'INPUT_WORKERS',
+    default: '(number of cores, at most 4)',
+    description: 'Threads that parse and validate request bodies and CSV files, off the event loop (1-64).',
+  },
+  {
+    name: 'INPUT_QUEUE_MAX',
+    default: '64',
+    description: 'Requests that may wait for an input thread (at least 1); past that, 503 overloaded with Retry-After at once.',
+  },
+  {
+    name: 'HTTP_HEADERS_TIMEOUT',
+    default: '10',
+    description: 'Seconds a client has to send the request headers; a slower client is disconnected (408 if it can still be told).',
+  },
+  {
+    name: 'HTTP_REQUEST_TIMEOUT',
+    default: '60',
+    description: 'Seconds a client has to send the whole request, body included; the solve that follows is not counted.',
+  },
   { name: 'HTTP_KEEP_ALIVE_TIMEOUT', default: '5', description: 'Seconds an idle keep-alive connection stays open.' },
   { name: 'MAX_CONNECTIONS', default: '1000', description: 'Open connections the server accepts at once; more are closed on arrival.' },
   { name: 'USAGE_HISTORY_DAYS', default: '90', description: 'Days usage history is kept; older rows are deleted at start and every hour.' },
-  { name: 'USAGE_HISTORY_MAX_PER_KEY', default: '100000', description: "Most usage history rows kept per key (the newest); a key's flood of calls cannot grow the database without bound." },
-  { name: 'CORS_ORIGINS', default: '(empty: CORS off)', description: 'Comma-separated browser origins allowed to call the API, such as https://rota.example.org.' },
+  {
+    name: 'USAGE_HISTORY_MAX_PER_KEY',
+    default: '100000',
+    description: "Most usage history rows kept per key (the newest); a key's flood of calls cannot grow the database without bound.",
+  },
+  {
+    name: 'CORS_ORIGINS',
+    default: '(empty: CORS off)',
+    description: 'Comma-separated browser origins allowed to call the API, such as https://rota.example.org.',
+  },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
 ];
 
@@ -148,7 +184,8 @@ class Reader {
 
 function checkDatabaseUrl(url: string, problems: string[]): void {
   if (url.startsWith('sqlite:')) {
-    if (url.slice('sqlite:'.length).trim() === '') problems.push(`DATABASE_URL is '${url}'; a sqlite URL needs a file path, such as sqlite:./data/scheduler.db.`);
+    if (url.slice('sqlite:'.length).trim() === '')
+      problems.push(`DATABASE_URL is '${url}'; a sqlite URL needs a file path, such as sqlite:./data/scheduler.db.`);
     return;
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -188,10 +225,14 @@ export function loadConfig(env: Env = process.env): Config {
     maxConnections: r.integer('MAX_CONNECTIONS', 1000, 1, 1_000_000),
   };
   if (http.headersTimeoutS > http.requestTimeoutS) {
-    r.problems.push(`HTTP_HEADERS_TIMEOUT (${http.headersTimeoutS}) is above HTTP_REQUEST_TIMEOUT (${http.requestTimeoutS}); the headers are part of the request, so their time cannot exceed the whole request's.`);
+    r.problems.push(
+      `HTTP_HEADERS_TIMEOUT (${http.headersTimeoutS}) is above HTTP_REQUEST_TIMEOUT (${http.requestTimeoutS}); the headers are part of the request, so their time cannot exceed the whole request's.`,
+    );
   }
   if (solveTimeLimitDefault > solveTimeLimitMax) {
-    r.problems.push(`SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}) is above SOLVE_TIME_LIMIT_MAX (${solveTimeLimitMax}); the default must not exceed the maximum.`);
+    r.problems.push(
+      `SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}) is above SOLVE_TIME_LIMIT_MAX (${solveTimeLimitMax}); the default must not exceed the maximum.`,
+    );
   }
 
   const corsOrigins = r

@@ -43,18 +43,34 @@ function whyNot(state: ScheduleState, v: number, s: number): Blocked | undefined
   }
   if (overlap?.locked) {
     const o = problem.shifts[overlap.other]!;
-    return { volunteer: v, rule: 'locked_overlap', detail: { code: 'locked_overlap', volunteer_id: vol.id, shift_id: o.id }, sentence: `${name} is locked into '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.` };
+    return {
+      volunteer: v,
+      rule: 'locked_overlap',
+      detail: { code: 'locked_overlap', volunteer_id: vol.id, shift_id: o.id },
+      sentence: `${name} is locked into '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`,
+    };
   }
   if (overlap) {
     const o = problem.shifts[overlap.other]!;
-    return { volunteer: v, rule: 'overlap', detail: { code: 'overlap', volunteer_id: vol.id, shift_id: o.id }, sentence: `${name} is in '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.` };
+    return {
+      volunteer: v,
+      rule: 'overlap',
+      detail: { code: 'overlap', volunteer_id: vol.id, shift_id: o.id },
+      sentence: `${name} is in '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`,
+    };
   }
   const hours = state.hours[v]!;
   if (hours + shift.hours > vol.capHours + 1e-9) {
     return {
       volunteer: v,
       rule: 'max_hours',
-      detail: { code: 'max_hours', volunteer_id: vol.id, assigned_hours: Math.round(hours * 100) / 100, max_hours: vol.maxHours, shift_hours: Math.round(shift.hours * 100) / 100 },
+      detail: {
+        code: 'max_hours',
+        volunteer_id: vol.id,
+        assigned_hours: Math.round(hours * 100) / 100,
+        max_hours: vol.maxHours,
+        shift_hours: Math.round(shift.hours * 100) / 100,
+      },
       sentence: `${name} has ${formatHours(hours)} of ${formatHours(vol.maxHours)} hours; this shift needs ${formatHours(shift.hours)} more.`,
     };
   }
@@ -118,7 +134,9 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   const details: Detail[] = [];
   if (blocked.length === 0 && unexplained === 0) {
     const inShift = members.length;
-    reasons.push(`All ${inShift} volunteer${inShift === 1 ? '' : 's'} of group '${group}' ${inShift === 1 ? 'is' : 'are'} in this shift; it needs ${missing} more.`);
+    reasons.push(
+      `All ${inShift} volunteer${inShift === 1 ? '' : 's'} of group '${group}' ${inShift === 1 ? 'is' : 'are'} in this shift; it needs ${missing} more.`,
+    );
     details.push({ code: 'group_too_small', count: inShift });
   }
   blocked.sort((a, b) => relevance(state, s, a) - relevance(state, s, b) || a.volunteer - b.volunteer);
@@ -136,7 +154,9 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   }
   if (unexplained > 0) {
     // Only when the solve stopped before every free volunteer was placed; never after completion.
-    reasons.push(`${unexplained} volunteer${unexplained === 1 ? '' : 's'} of group '${group}' could still take this shift; the solver stopped at its time limit before placing them.`);
+    reasons.push(
+      `${unexplained} volunteer${unexplained === 1 ? '' : 's'} of group '${group}' could still take this shift; the solver stopped at its time limit before placing them.`,
+    );
     details.push({ code: 'time_limit', count: unexplained });
   }
   return conflict(reasons, details);

@@ -72,7 +72,13 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   sub.shifts.forEach((s, si) => {
     const cols = [...p.byShift[si]!, ...lockColsOfShift[si]!];
     if (p.byShift[si]!.length === 0) return;
-    m.addRow(`head_${sName(si)}`, -Infinity, Math.max(s.required, s.locked), cols, cols.map(() => 1));
+    m.addRow(
+      `head_${sName(si)}`,
+      -Infinity,
+      Math.max(s.required, s.locked),
+      cols,
+      cols.map(() => 1),
+    );
   });
 
   // Hours: only where the candidates could exceed what is left.
@@ -87,7 +93,15 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
 
   // Overlaps: one row per maximal clique of the volunteer's candidate shifts.
   volunteerCliques(p).forEach((cliques, vi) =>
-    cliques.forEach((pairs, k) => m.addRow(`clique_${vName(vi)}_c${k}`, -Infinity, 1, pairs, pairs.map(() => 1))),
+    cliques.forEach((pairs, k) =>
+      m.addRow(
+        `clique_${vName(vi)}_c${k}`,
+        -Infinity,
+        1,
+        pairs,
+        pairs.map(() => 1),
+      ),
+    ),
   );
 
   // Staffing: full_s may be 1 only when every slot of the shift is filled.
@@ -141,9 +155,21 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   });
 
   const allPairs = Array.from({ length: numPairs }, (_, i) => i);
-  const coverFixRow = m.addRow('cover_fix', -Infinity, Infinity, allPairs, allPairs.map(() => 1));
+  const coverFixRow = m.addRow(
+    'cover_fix',
+    -Infinity,
+    Infinity,
+    allPairs,
+    allPairs.map(() => 1),
+  );
   const fullCols = [...fullCol].filter((c) => c >= 0);
-  const staffFixRow = m.addRow('staff_fix', -Infinity, Infinity, fullCols, fullCols.map(() => 1));
+  const staffFixRow = m.addRow(
+    'staff_fix',
+    -Infinity,
+    Infinity,
+    fullCols,
+    fullCols.map(() => 1),
+  );
 
   const coverage = new Float64Array(m.numCols);
   for (let j = 0; j < numPairs; j++) coverage[j] = 1;

@@ -195,7 +195,15 @@ export function fairnessLowerBound(p: Prepared, f: Formulation, filled: number):
   return lo.reduce((t, l, i) => t + Math.min(hi[i]!, Math.max(l, b)) ** 2, 0);
 }
 
-export function note(phases: PhaseDiagnostics[], name: PhaseName, status: PhaseDiagnosticsStatus, objective: number | null, bound: number | null, ms: number, text?: string): void {
+export function note(
+  phases: PhaseDiagnostics[],
+  name: PhaseName,
+  status: PhaseDiagnosticsStatus,
+  objective: number | null,
+  bound: number | null,
+  ms: number,
+  text?: string,
+): void {
   phases.push({ name, status, objective, bound, gap: null, ms, ...(text ? { note: text } : {}) });
 }
 
@@ -304,7 +312,15 @@ class LevelRunner {
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
     const cancelled = status !== 'optimal' && s.budget.cancelled();
     const text = cancelled ? 'the solve was cancelled' : reached && outcome.status === 'feasible' ? 'stopped on reaching the bound' : outcome.message;
-    s.phases.push({ name, status: cancelled ? 'cancelled' : status, objective: outcome.objective, bound: outcome.bound, gap: outcome.gap, ms: outcome.ms, ...(text ? { note: text } : {}) });
+    s.phases.push({
+      name,
+      status: cancelled ? 'cancelled' : status,
+      objective: outcome.objective,
+      bound: outcome.bound,
+      gap: outcome.gap,
+      ms: outcome.ms,
+      ...(text ? { note: text } : {}),
+    });
     return { ...outcome, status };
   }
 }

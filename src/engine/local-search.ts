@@ -18,7 +18,10 @@ export class LocalState {
   /** Assigned pairs per volunteer, kept sorted by shift start. */
   private readonly mine: number[][];
 
-  constructor(readonly p: Prepared, x: Uint8Array) {
+  constructor(
+    readonly p: Prepared,
+    x: Uint8Array,
+  ) {
     this.x = Uint8Array.from(x);
     const nV = p.sub.volunteers.length;
     this.used = new Float64Array(nV);

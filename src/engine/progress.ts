@@ -76,6 +76,12 @@ export class ProgressTracker {
     this.sentAt = this.now();
     const sum = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
     const bounded = this.bounds.size === this.filled.size;
-    this.listener?.({ ...this.latest!, filled: sum(this.filled), ...(bounded ? { bound: sum(this.bounds) } : {}), groupsDone: this.done, groupsRunning: this.running });
+    this.listener?.({
+      ...this.latest!,
+      filled: sum(this.filled),
+      ...(bounded ? { bound: sum(this.bounds) } : {}),
+      groupsDone: this.done,
+      groupsRunning: this.running,
+    });
   }
 }

@@ -72,14 +72,20 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
   const weight = subs.map((s) => s.volunteers.length * s.shifts.length + 1);
   const t1 = performance.now();
   const progress = new ProgressTracker(request.onIncumbent);
-  const results = await solveInLanes(subs, weight, Math.max(1, lanes), async (sub, slice) => {
-    const job = { sub, backend: request.backend, slice, lpText: request.diagnostics.lpText, maxMipPairs: request.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
-    progress.started(sub.group);
-    const outcome = await runner.run(job, { ...(signal ? { signal } : {}), onIncumbent: (incumbent) => progress.improved(sub.group, incumbent) });
-    const result = outcome.kind === 'done' ? outcome.result : fallback(sub, outcome, signal?.aborted === true);
-    progress.finished(sub.group, result.filled);
-    return result;
-  }, budget);
+  const results = await solveInLanes(
+    subs,
+    weight,
+    Math.max(1, lanes),
+    async (sub, slice) => {
+      const job = { sub, backend: request.backend, slice, lpText: request.diagnostics.lpText, maxMipPairs: request.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
+      progress.started(sub.group);
+      const outcome = await runner.run(job, { ...(signal ? { signal } : {}), onIncumbent: (incumbent) => progress.improved(sub.group, incumbent) });
+      const result = outcome.kind === 'done' ? outcome.result : fallback(sub, outcome, signal?.aborted === true);
+      progress.finished(sub.group, result.filled);
+      return result;
+    },
+    budget,
+  );
   progress.stop();
   const cancelled = signal?.aborted === true;
   const t2 = performance.now();
@@ -98,7 +104,13 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
  * Largest first, so the lanes' work ends together; at most `lanes` at a time, each given its
  * slice of the time left (budget.ts divides it).
  */
-async function solveInLanes(subs: Subproblem[], weight: number[], lanes: number, solve: (sub: Subproblem, slice: ReturnType<typeof subproblemSlice>) => Promise<SubproblemResult>, budget: Budget): Promise<SubproblemResult[]> {
+async function solveInLanes(
+  subs: Subproblem[],
+  weight: number[],
+  lanes: number,
+  solve: (sub: Subproblem, slice: ReturnType<typeof subproblemSlice>) => Promise<SubproblemResult>,
+  budget: Budget,
+): Promise<SubproblemResult[]> {
   const order = subs.map((_, i) => i).sort((a, b) => weight[b]! - weight[a]! || a - b);
   const results: SubproblemResult[] = new Array(subs.length);
   let unstarted = weight.reduce((a, b) => a + b, 0);
@@ -141,7 +153,11 @@ function assemble(problem: Problem, warnings: Warning[], results: SubproblemResu
   const conflicts: ScheduleResult['conflicts'] = [];
   for (const s of shifts) {
     const members = [...shiftVolunteers[s.index]!].sort((a, b) => a - b);
-    if (members.length > 0) assigned.set(s.id, members.map((v) => volunteers[v]!.id));
+    if (members.length > 0)
+      assigned.set(
+        s.id,
+        members.map((v) => volunteers[v]!.id),
+      );
     let short = false;
     for (const [group, required] of s.required) {
       if (required <= 0) continue;
@@ -166,4 +182,3 @@ function assemble(problem: Problem, warnings: Warning[], results: SubproblemResu
     warnings,
   };
 }
-

@@ -127,7 +127,15 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
       ms: now() - started,
       ...(options.lpText && f ? { lp: f.model.toLpText(f.coverage) } : {}),
     };
-    return { group: sub.group, assignments: toAssignments(p, end.x), status: status(proven), filled: end.filled, fillBound: end.fillBound, suggestions, diagnostics };
+    return {
+      group: sub.group,
+      assignments: toAssignments(p, end.x),
+      status: status(proven),
+      filled: end.filled,
+      fillBound: end.fillBound,
+      suggestions,
+      diagnostics,
+    };
   };
 
   if (p.candShift.length === 0) return finish({ x, filled, fillBound: upper }, true);
@@ -145,7 +153,17 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   const loads = Float64Array.from(p.lockedHours);
   for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) loads[p.candVolunteer[pair]!]! += sub.shifts[p.candShift[pair]!]!.hours;
   const f = formulate(p, loads);
-  const state: LevelState = { p, f, x, values: columnValues(f, p, x), filled, fillBound: upper, budget: solving, phases, onIncumbent: (phase) => report(state.x, phase, state.fillBound) };
+  const state: LevelState = {
+    p,
+    f,
+    x,
+    values: columnValues(f, p, x),
+    filled,
+    fillBound: upper,
+    budget: solving,
+    phases,
+    onIncumbent: (phase) => report(state.x, phase, state.fillBound),
+  };
   const proven = runLevels(state, backend);
   return finish(state, proven, f);
 }

@@ -64,7 +64,15 @@ export function decompose(problem: Problem): Subproblem[] {
         sub = { group, volunteers, shifts: [] };
         byGroup.set(group, sub);
       }
-      sub.shifts.push({ index: s.index, id: s.id, start: s.start, end: s.end, hours: s.hours, required, locked: lockedCount.get(`${s.index}\u0000${group}`) ?? 0 });
+      sub.shifts.push({
+        index: s.index,
+        id: s.id,
+        start: s.start,
+        end: s.end,
+        hours: s.hours,
+        required,
+        locked: lockedCount.get(`${s.index}\u0000${group}`) ?? 0,
+      });
     }
   }
   return [...byGroup.values()];

@@ -44,7 +44,10 @@ class Board {
   /** Per local shift: new assignments. */
   readonly filledNew: Int32Array;
 
-  constructor(readonly p: Prepared, x: ArrayLike<number>) {
+  constructor(
+    readonly p: Prepared,
+    x: ArrayLike<number>,
+  ) {
     const { sub } = p;
     this.intervals = sub.volunteers.map((v) => v.locks.map((l) => ({ start: l.start, end: l.end, hours: l.hours, shift: l.shift, locked: true })));
     this.load = Array.from(p.lockedHours);
@@ -148,7 +151,14 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget
         const to = losesSlot(lock.shift) ? board.replacement(lock.shift, lock.start, lock.end, lock.hours, v) : undefined;
         if (losesSlot(lock.shift) && to === undefined) continue;
         const shiftId = vol.locks.find((l) => l.shift === lock.shift)!.shiftId;
-        lifts.push({ code: 'remove_lock', volunteer_id: vol.id, shift_id: shiftId, filled: 1, ...handOver(to === undefined ? undefined : { shift: lock.shift, to }), v });
+        lifts.push({
+          code: 'remove_lock',
+          volunteer_id: vol.id,
+          shift_id: shiftId,
+          filled: 1,
+          ...handOver(to === undefined ? undefined : { shift: lock.shift, to }),
+          v,
+        });
       }
     });
 
@@ -163,4 +173,3 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget
   stats.ms = now() - started;
   return { suggestions, stats };
 }
-

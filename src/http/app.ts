@@ -68,7 +68,10 @@ const emptyStatus: Middleware = async (ctx, next) => {
     while (lower.endsWith('/')) lower = lower.slice(0, -1);
     const exact = API_PATHS.find((p) => p === lower);
     const hint = exact === undefined ? '' : ` Paths are matched exactly: use ${exact}.`;
-    throw new ProblemError('not-found', `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`);
+    throw new ProblemError(
+      'not-found',
+      `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`,
+    );
   }
   if (ctx.status === 405 || ctx.status === 501) {
     const allow = ctx.response.get('Allow');
@@ -93,7 +96,17 @@ export function createApp(deps: AppDeps): Koa {
   // the route (quota, body limits, admission) cannot be dodged by another spelling of its path.
   const apiRouter = new Router({ strict: true, sensitive: true });
   const clock = deps.clock ?? ((): Date => new Date());
-  apiRouter.use(deps.apiGuard ?? accessControl({ store: deps.store, secret: deps.secret, clock, logger: deps.logger, metrics, ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}) }));
+  apiRouter.use(
+    deps.apiGuard ??
+      accessControl({
+        store: deps.store,
+        secret: deps.secret,
+        clock,
+        logger: deps.logger,
+        metrics,
+        ...(deps.pendingWrites ? { pending: deps.pendingWrites } : {}),
+      }),
+  );
   const preparer = deps.preparer ?? inlinePreparer({ schemas: deps.schemas, limits: deps.config.limits });
   validateRoutes(apiRouter, { preparer, limits: deps.config.limits });
   const admit = solveAdmission(deps.config.solverWorkers + deps.config.solveQueueMax);

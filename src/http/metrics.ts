@@ -14,7 +14,12 @@ export interface Metrics {
 export function createMetrics(poolStats?: () => PoolStats): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'volunteer_scheduler_' });
-  const requests = new Counter({ name: 'volunteer_scheduler_http_requests_total', help: 'HTTP requests answered, by route pattern, method and status.', labelNames: ['route', 'method', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'volunteer_scheduler_http_requests_total',
+    help: 'HTTP requests answered, by route pattern, method and status.',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
   const solveSeconds = new Histogram({
     name: 'volunteer_scheduler_solve_seconds',
     help: 'Time to answer a scheduling request (validation, solve, explanation), by endpoint and status.',
@@ -22,7 +27,11 @@ export function createMetrics(poolStats?: () => PoolStats): Metrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 30, 60],
     registers: [registry],
   });
-  const quotaRejections = new Counter({ name: 'volunteer_scheduler_quota_rejections_total', help: 'Requests refused with 429 because the daily quota was used up.', registers: [registry] });
+  const quotaRejections = new Counter({
+    name: 'volunteer_scheduler_quota_rejections_total',
+    help: 'Requests refused with 429 because the daily quota was used up.',
+    registers: [registry],
+  });
   new Gauge({
     name: 'volunteer_scheduler_solver_pool_busy',
     help: 'Solver workers busy with a subproblem.',

@@ -11,7 +11,10 @@ type Json = Record<string, unknown>;
 const ref = (file: string, pointer = ''): Json => ({ $ref: `schemas/${file}${pointer}` });
 
 const HEADERS: Record<string, Json> = {
-  'X-Request-Id': { description: 'The request id: a well-formed incoming one ([A-Za-z0-9._:-]{1,128}) is echoed, else a new UUID. Quote it when reporting a problem.', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'The request id: a well-formed incoming one ([A-Za-z0-9._:-]{1,128}) is echoed, else a new UUID. Quote it when reporting a problem.',
+    schema: { type: 'string' },
+  },
   'API-Version': { description: 'The interface version the service implements.', schema: { type: 'string', const: '2.1' } },
   'RateLimit-Limit': { description: "The key's daily quota (authenticated responses).", schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the current UTC day (authenticated responses).', schema: { type: 'integer' } },
@@ -33,7 +36,13 @@ function problemResponse(slugs: ProblemSlug[], extraHeaders: string[] = []): Jso
     content: {
       'application/problem+json': {
         schema: ref('problem-details.json'),
-        example: { type: `/problems/${first.slug}`, title: first.title, status: first.status, detail: first.explanation.split('. ')[0] + '.', request_id: '7f8d3c52-34a1-4b9e-9f7e-2c1f0c9d2b11' },
+        example: {
+          type: `/problems/${first.slug}`,
+          title: first.title,
+          status: first.status,
+          detail: first.explanation.split('. ')[0] + '.',
+          request_id: '7f8d3c52-34a1-4b9e-9f7e-2c1f0c9d2b11',
+        },
       },
     },
   };
@@ -47,18 +56,22 @@ const API_ERRORS: Json = {
   '503': problemResponse(['overloaded'], ['Retry-After']),
 };
 
-
 export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>, registry: SchemaRegistry): Json {
   // The scheduling options' query parameters come from schemas/schedule-options.json.
   const SCHEDULE_QUERY = optionParameters(registry);
-  const scheduleOk = { description: 'The schedule.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('schedule-result.json') } } };
+  const scheduleOk = {
+    description: 'The schedule.',
+    headers: headerRefs(...LIMITED),
+    content: { 'application/json': { schema: ref('schedule-result.json') } },
+  };
   return {
     openapi: '3.1.0',
     info: {
       title: 'volunteer-scheduler',
       version: '2.1',
       summary: 'Assigns volunteers to shift slots: most slots filled, fair hours, locked assignments kept, every empty slot explained.',
-      description: 'Implements the volunteer shift scheduling interface 2.1. Every /api endpoint needs `Authorization: Bearer <user_id>.<signature>` and counts against a daily quota (GET /api/usage excepted). Every error is RFC 9457 problem+json.',
+      description:
+        'Implements the volunteer shift scheduling interface 2.1. Every /api endpoint needs `Authorization: Bearer <user_id>.<signature>` and counts against a daily quota (GET /api/usage excepted). Every error is RFC 9457 problem+json.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This service' }],
@@ -102,8 +115,16 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
                   type: 'object',
                   required: ['volunteers', 'shifts'],
                   properties: {
-                    volunteers: { type: 'string', contentMediaType: 'text/csv', description: 'Volunteers CSV: Name, Group, Max Hours (optional ID, Email, Phone).' },
-                    shifts: { type: 'string', contentMediaType: 'text/csv', description: 'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM), Groups ("kitchen:2, bar:1"); optional ID.' },
+                    volunteers: {
+                      type: 'string',
+                      contentMediaType: 'text/csv',
+                      description: 'Volunteers CSV: Name, Group, Max Hours (optional ID, Email, Phone).',
+                    },
+                    shifts: {
+                      type: 'string',
+                      contentMediaType: 'text/csv',
+                      description: 'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM), Groups ("kitchen:2, bar:1"); optional ID.',
+                    },
                     timezone: { type: 'string', description: 'IANA time zone of Start and End.', default: 'UTC', examples: ['America/Chicago'] },
                   },
                 },
@@ -126,7 +147,11 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           summary: 'Check a request without scheduling',
           requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
           responses: {
-            '200': { description: 'Every error and warning of the payload (200 whenever the body is JSON).', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('validation-result.json') } } },
+            '200': {
+              description: 'Every error and warning of the payload (200 whenever the body is JSON).',
+              headers: headerRefs(...LIMITED),
+              content: { 'application/json': { schema: ref('validation-result.json') } },
+            },
             '400': problemResponse(['invalid-json', 'invalid-encoding']),
             '413': problemResponse(['payload-too-large']),
             '415': problemResponse(['unsupported-media-type']),
@@ -139,16 +164,44 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           tags: ['account'],
           operationId: 'usage',
           summary: "The key's quota and recent calls",
-          parameters: [{ name: 'limit', in: 'query', required: false, description: 'History entries to return.', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 } }],
+          parameters: [
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              description: 'History entries to return.',
+              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
+            },
+          ],
           responses: {
-            '200': { description: 'Quota, usage and history.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('usage-result.json') } } },
+            '200': {
+              description: 'Quota, usage and history.',
+              headers: headerRefs(...LIMITED),
+              content: { 'application/json': { schema: ref('usage-result.json') } },
+            },
             '400': problemResponse(['invalid-request']),
             ...API_ERRORS,
           },
         },
       },
       '/problems': {
-        get: { tags: ['reference'], operationId: 'problemTypes', summary: 'Every problem type', security: [], responses: { '200': { description: 'The problem types (HTML page, or JSON when asked).', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/ProblemType' } } }, 'text/html': { schema: { type: 'string' } } } }, '405': API_ERRORS['405'] } },
+        get: {
+          tags: ['reference'],
+          operationId: 'problemTypes',
+          summary: 'Every problem type',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The problem types (HTML page, or JSON when asked).',
+              headers: headerRefs(...COMMON),
+              content: {
+                'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/ProblemType' } } },
+                'text/html': { schema: { type: 'string' } },
+              },
+            },
+            '405': API_ERRORS['405'],
+          },
+        },
       },
       '/problems/{slug}': {
         get: {
@@ -156,9 +209,15 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           operationId: 'problemType',
           summary: 'What a problem type means and what to do',
           security: [],
-          parameters: [{ name: 'slug', in: 'path', required: true, description: 'The problem type.', schema: { type: 'string', enum: Object.keys(problemTypes) } }],
+          parameters: [
+            { name: 'slug', in: 'path', required: true, description: 'The problem type.', schema: { type: 'string', enum: Object.keys(problemTypes) } },
+          ],
           responses: {
-            '200': { description: 'The explanation (HTML page, or JSON when asked).', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemType' } }, 'text/html': { schema: { type: 'string' } } } },
+            '200': {
+              description: 'The explanation (HTML page, or JSON when asked).',
+              headers: headerRefs(...COMMON),
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemType' } }, 'text/html': { schema: { type: 'string' } } },
+            },
             '404': problemResponse(['not-found']),
           },
         },
@@ -170,25 +229,109 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
           summary: 'A JSON Schema file of the interface',
           security: [],
           parameters: [{ name: 'file', in: 'path', required: true, description: 'The file name, such as volunteer.json.', schema: { type: 'string' } }],
-          responses: { '200': { description: 'The schema, exactly as the service validates with it.', headers: headerRefs(...COMMON), content: { 'application/schema+json': { schema: { type: 'object' } } } }, '404': problemResponse(['not-found']) },
+          responses: {
+            '200': {
+              description: 'The schema, exactly as the service validates with it.',
+              headers: headerRefs(...COMMON),
+              content: { 'application/schema+json': { schema: { type: 'object' } } },
+            },
+            '404': problemResponse(['not-found']),
+          },
         },
       },
-      '/docs': { get: { tags: ['reference'], operationId: 'docs', summary: 'This documentation, as a page', security: [], responses: { '200': { description: 'The HTML page (Swagger UI, served locally).', headers: headerRefs(...COMMON), content: { 'text/html': { schema: { type: 'string' } } } }, '405': API_ERRORS['405'] } } },
-      '/openapi.json': { get: { tags: ['reference'], operationId: 'openapi', summary: 'This document', security: [], responses: { '200': { description: 'The OpenAPI 3.1 document.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object' } } } }, '405': API_ERRORS['405'] } } },
-      '/healthz': { get: { tags: ['operations'], operationId: 'health', summary: 'The process answers', security: [], responses: { '200': { description: 'Alive.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ok' } } } } } }, '405': API_ERRORS['405'] } } },
+      '/docs': {
+        get: {
+          tags: ['reference'],
+          operationId: 'docs',
+          summary: 'This documentation, as a page',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The HTML page (Swagger UI, served locally).',
+              headers: headerRefs(...COMMON),
+              content: { 'text/html': { schema: { type: 'string' } } },
+            },
+            '405': API_ERRORS['405'],
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          tags: ['reference'],
+          operationId: 'openapi',
+          summary: 'This document',
+          security: [],
+          responses: {
+            '200': {
+              description: 'The OpenAPI 3.1 document.',
+              headers: headerRefs(...COMMON),
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            '405': API_ERRORS['405'],
+          },
+        },
+      },
+      '/healthz': {
+        get: {
+          tags: ['operations'],
+          operationId: 'health',
+          summary: 'The process answers',
+          security: [],
+          responses: {
+            '200': {
+              description: 'Alive.',
+              headers: headerRefs(...COMMON),
+              content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ok' } } } } },
+            },
+            '405': API_ERRORS['405'],
+          },
+        },
+      },
       '/readyz': {
         get: {
           tags: ['operations'],
           operationId: 'ready',
           summary: 'The database answers and the solver pool is ready',
           security: [],
-          responses: { '200': { description: 'Ready.', headers: headerRefs(...COMMON), content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ready' }, checks: { type: 'object' } } } } } }, '405': API_ERRORS['405'], '503': problemResponse(['overloaded'], ['Retry-After']) },
+          responses: {
+            '200': {
+              description: 'Ready.',
+              headers: headerRefs(...COMMON),
+              content: {
+                'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ready' }, checks: { type: 'object' } } } },
+              },
+            },
+            '405': API_ERRORS['405'],
+            '503': problemResponse(['overloaded'], ['Retry-After']),
+          },
         },
       },
-      '/metrics': { get: { tags: ['operations'], operationId: 'metrics', summary: 'Prometheus metrics', security: [], responses: { '200': { description: 'Prometheus text exposition format.', headers: headerRefs(...COMMON), content: { 'text/plain': { schema: { type: 'string' } } } }, '405': API_ERRORS['405'] } } },
+      '/metrics': {
+        get: {
+          tags: ['operations'],
+          operationId: 'metrics',
+          summary: 'Prometheus metrics',
+          security: [],
+          responses: {
+            '200': {
+              description: 'Prometheus text exposition format.',
+              headers: headerRefs(...COMMON),
+              content: { 'text/plain': { schema: { type: 'string' } } },
+            },
+            '405': API_ERRORS['405'],
+          },
+        },
+      },
     },
     components: {
-      securitySchemes: { bearerKey: { type: 'http', scheme: 'bearer', bearerFormat: '<user_id>.<signature>', description: 'A key issued by the operator (volunteer-scheduler keys issue). Only read from the Authorization header.' } },
+      securitySchemes: {
+        bearerKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: '<user_id>.<signature>',
+          description: 'A key issued by the operator (volunteer-scheduler keys issue). Only read from the Authorization header.',
+        },
+      },
       headers: HEADERS,
       schemas: {
         ProblemType: {

@@ -52,7 +52,10 @@ const COLUMNS: Record<CsvFile, Column[]> = {
 
 /** The header cells for a message: the first 20, then how many more. */
 function listHeaders(header: string[]): string {
-  const shown = header.slice(0, 20).map((h) => quote(h.trim())).join(', ');
+  const shown = header
+    .slice(0, 20)
+    .map((h) => quote(h.trim()))
+    .join(', ');
   return header.length > 20 ? `${shown} and ${(header.length - 20).toLocaleString('en-US')} more` : shown;
 }
 
@@ -86,14 +89,18 @@ function decode(file: CsvFile, bytes: Buffer, errors: CappedList<CsvError>): str
   } catch {
     const offset = firstInvalidUtf8(body);
     const row = body.subarray(0, offset).toString('latin1').split('\n').length;
-    errors.push({ file, row, message: `The file is not UTF-8 text: byte 0x${(body[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0')} in row ${row} is not valid UTF-8. Save it as "CSV UTF-8".` });
+    errors.push({
+      file,
+      row,
+      message: `The file is not UTF-8 text: byte 0x${(body[offset] ?? 0).toString(16).toUpperCase().padStart(2, '0')} in row ${row} is not valid UTF-8. Save it as "CSV UTF-8".`,
+    });
     return undefined;
   }
 }
 
 /** Offset of the lead byte of the first sequence that is not valid UTF-8 (one linear scan). */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     const len = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
     if (len === 0 || i + len > bytes.length) return i;
@@ -129,7 +136,13 @@ function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, wa
   }
   const header = records[0];
   if (!header || header.every((c) => c.trim() === '')) {
-    errors.push({ file, message: `The file is empty; it needs a header row (${COLUMNS[file].filter((c) => c.required).map((c) => c.name).join(', ')}) and a row per ${file === 'volunteers' ? 'volunteer' : 'shift'}.` });
+    errors.push({
+      file,
+      message: `The file is empty; it needs a header row (${COLUMNS[file]
+        .filter((c) => c.required)
+        .map((c) => c.name)
+        .join(', ')}) and a row per ${file === 'volunteers' ? 'volunteer' : 'shift'}.`,
+    });
     return undefined;
   }
   const known = new Map(COLUMNS[file].map((c) => [normalizeHeader(c.name), c]));
@@ -138,7 +151,8 @@ function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, wa
   header.forEach((raw, i) => {
     const col = known.get(normalizeHeader(raw));
     if (!col) {
-      if (raw.trim() !== '') warnings.push({ code: 'csv_column_ignored', message: `Column ${quote(raw.trim())} of the ${file} file is not used and is ignored.` });
+      if (raw.trim() !== '')
+        warnings.push({ code: 'csv_column_ignored', message: `Column ${quote(raw.trim())} of the ${file} file is not used and is ignored.` });
       return;
     }
     if (index.has(col.name)) {
@@ -151,7 +165,11 @@ function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, wa
   const required = COLUMNS[file].filter((c) => c.required);
   const missing = required.filter((c) => !index.has(c.name));
   if (missing.length === required.length) {
-    errors.push({ file, row: 1, message: `The first row must be the header, with the columns ${required.map((c) => c.name).join(', ')}; found ${quote(header.join(','))}.` });
+    errors.push({
+      file,
+      row: 1,
+      message: `The first row must be the header, with the columns ${required.map((c) => c.name).join(', ')}; found ${quote(header.join(','))}.`,
+    });
     return undefined;
   }
   for (const c of missing) {
@@ -197,15 +215,22 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 
 function readGroups(value: string): { groups: Record<string, number> } | { error: string } {
   if (value === '') return { error: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' };
   const groups: Record<string, number> = Object.create(null) as Record<string, number>;
-  for (const part of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     // indexOf, not a regular expression: a cell of many spaces must cost linear time.
     const colon = part.indexOf(':');
     if (colon < 0) return { error: `Groups entry ${quote(part)} has no count; write group:count, such as "kitchen:2, bar:1".` };
     const name = part.slice(0, colon).trim();
     const count = part.slice(colon + 1).trim();
     if (name === '') return { error: `Groups entry ${quote(part)} has no group name before the colon.` };
-    if (!/^\d+$/.test(count)) return { error: `The count ${quote(count)} for group ${quote(name)} is not a whole number; write, for example, ${name.slice(0, 60)}:2.` };
-    if (Number(count) > MAX_HEADCOUNT) return { error: `The count ${quote(count)} for group ${quote(name)} is over ${MAX_HEADCOUNT.toLocaleString('en-US')}, the most one shift can ask of a group.` };
+    if (!/^\d+$/.test(count))
+      return { error: `The count ${quote(count)} for group ${quote(name)} is not a whole number; write, for example, ${name.slice(0, 60)}:2.` };
+    if (Number(count) > MAX_HEADCOUNT)
+      return {
+        error: `The count ${quote(count)} for group ${quote(name)} is over ${MAX_HEADCOUNT.toLocaleString('en-US')}, the most one shift can ask of a group.`,
+      };
     if (Object.hasOwn(groups, name)) return { error: `Group '${name}' is listed twice in ${quote(value)}; list each group once.` };
     groups[name] = Number(count);
   }
@@ -220,8 +245,10 @@ function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, war
     const name = cells.get('Name') ?? '';
     if (hasId) {
       const id = cells.get('ID') ?? '';
-      if (id === '') errors.push({ file, row, column: sheet.headers.get('ID')!, message: 'ID is blank; give every row an ID, or remove the ID column to use names.' });
-      else if (seen.has(id)) errors.push({ file, row, column: sheet.headers.get('ID')!, message: `ID ${quote(id)} is already used in row ${seen.get(id)}; IDs must be unique.` });
+      if (id === '')
+        errors.push({ file, row, column: sheet.headers.get('ID')!, message: 'ID is blank; give every row an ID, or remove the ID column to use names.' });
+      else if (seen.has(id))
+        errors.push({ file, row, column: sheet.headers.get('ID')!, message: `ID ${quote(id)} is already used in row ${seen.get(id)}; IDs must be unique.` });
       seen.set(id, seen.get(id) ?? row);
       return id;
     }
@@ -229,12 +256,20 @@ function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, war
     seen.set(name, count);
     if (count === 1) return name;
     const id = `${name} #${count}`;
-    warnings.push({ code: 'csv_name_repeated', message: `${file === 'volunteers' ? 'Volunteer' : 'Shift'} name ${quote(name)} in row ${row} repeats an earlier row; it is identified as ${quote(id)}.` });
+    warnings.push({
+      code: 'csv_name_repeated',
+      message: `${file === 'volunteers' ? 'Volunteer' : 'Shift'} name ${quote(name)} in row ${row} repeats an earlier row; it is identified as ${quote(id)}.`,
+    });
     return id;
   });
 }
 
-export function readCsvRequest(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits = { volunteers: Infinity, shifts: Infinity }): CsvReadResult {
+export function readCsvRequest(
+  volunteersCsv: Buffer,
+  shiftsCsv: Buffer,
+  zone: string,
+  maxRows: RowLimits = { volunteers: Infinity, shifts: Infinity },
+): CsvReadResult {
   try {
     return readBoth(volunteersCsv, shiftsCsv, zone, maxRows);
   } catch (e) {
@@ -285,7 +320,10 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
       if ('error' in start) err('Start', start.error);
       if ('error' in end) err('End', end.error);
       if ('ms' in start && 'ms' in end && end.ms <= start.ms) {
-        err('End', `End ${quote(cells.get('End')!)} is not after Start ${quote(cells.get('Start')!)}; a shift that ends after midnight ends on the next day's date.`);
+        err(
+          'End',
+          `End ${quote(cells.get('End')!)} is not after Start ${quote(cells.get('Start')!)}; a shift that ends after midnight ends on the next day's date.`,
+        );
       }
       const groups = readGroups(cells.get('Groups')!);
       if ('error' in groups) err('Groups', groups.error);
@@ -300,7 +338,11 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   if (errors.length > 0) {
     const more = errors.overflow((key, n): CsvError => {
       const [file, column] = key.split('\u0000') as [CsvFile, string];
-      return { file, ...(column === '' ? {} : { column }), message: `${n.toLocaleString('en-US')} more problems in ${column === '' ? 'this file' : `column ${quote(column)}`} are not listed (at most ${ERRORS_PER_CODE} per column are).` };
+      return {
+        file,
+        ...(column === '' ? {} : { column }),
+        message: `${n.toLocaleString('en-US')} more problems in ${column === '' ? 'this file' : `column ${quote(column)}`} are not listed (at most ${ERRORS_PER_CODE} per column are).`,
+      };
     });
     return { ok: false, errors: [...errors.list(), ...more] };
   }

@@ -35,7 +35,9 @@ export function loadSchemas(dir: string = schemaDir): SchemaRegistry {
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });
   addFormats(ajv);
   const schemas = new Map<string, JsonSchema>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as JsonSchema;
     const name = file.slice(0, -'.json'.length);
     if (schema.$id !== `${SCHEMA_ID_BASE}${file}`) {

@@ -8,9 +8,7 @@ const STRICT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}
 // (a `(.*)` there backtracked quadratically on long digit runs).
 const LOOSE = /^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(\D.*)?$/;
 
-export type UtcParse =
-  | { ok: true; ms: number }
-  | { ok: false; code: 'not_utc' | 'invalid_datetime' | 'invalid_date'; message: string };
+export type UtcParse = { ok: true; ms: number } | { ok: false; code: 'not_utc' | 'invalid_datetime' | 'invalid_date'; message: string };
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -41,10 +39,18 @@ export function parseUtcDateTime(field: string, value: string): UtcParse {
   if (loose) {
     const suffix = loose[3] ?? '';
     if (suffix === '') {
-      return { ok: false, code: 'not_utc', message: `${field} must be UTC with a Z suffix, e.g. ${UTC_EXAMPLE} (found ${quote(value)}, which has no time zone).` };
+      return {
+        ok: false,
+        code: 'not_utc',
+        message: `${field} must be UTC with a Z suffix, e.g. ${UTC_EXAMPLE} (found ${quote(value)}, which has no time zone).`,
+      };
     }
     if (/^[+-]\d{2}(:?\d{2})?$/.test(suffix)) {
-      return { ok: false, code: 'not_utc', message: `${field} must be UTC with a Z suffix, e.g. ${UTC_EXAMPLE} (found the offset ${suffix} in ${quote(value)}); convert the time to UTC.` };
+      return {
+        ok: false,
+        code: 'not_utc',
+        message: `${field} must be UTC with a Z suffix, e.g. ${UTC_EXAMPLE} (found the offset ${suffix} in ${quote(value)}); convert the time to UTC.`,
+      };
     }
     if (suffix === 'z') {
       return { ok: false, code: 'not_utc', message: `${field} must end with an upper-case Z, e.g. ${UTC_EXAMPLE} (found ${quote(value)}).` };

@@ -19,22 +19,22 @@ const isNonNegInt = (x: Json): x is number => typeof x === 'number' && Number.is
 
 /** What a value of each field should look like, for messages. */
 const EXPECTED: Record<string, string> = {
-  'request': 'a JSON object with volunteers and unassigned_shifts',
+  request: 'a JSON object with volunteers and unassigned_shifts',
   'request.volunteers': 'an array of volunteers such as [{"id": "v1", "group": "kitchen", "max_hours": 8}]',
   'request.unassigned_shifts': `an array of shifts such as [{"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}]`,
   'request.current_assignments': 'an array of {"shift_id": ..., "volunteer_id": ...} objects',
-  'volunteer': 'an object such as {"id": "v1", "group": "kitchen", "max_hours": 8}',
+  volunteer: 'an object such as {"id": "v1", "group": "kitchen", "max_hours": 8}',
   'volunteer.id': 'a non-empty string such as "v17"',
   'volunteer.name': 'a string such as "Ana Ruiz"',
   'volunteer.group': 'a group name such as "kitchen"',
   'volunteer.max_hours': 'a number of hours from 0 to 100000, or 999 for unlimited',
-  'shift': `an object such as {"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}`,
+  shift: `an object such as {"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}`,
   'shift.id': 'a non-empty string such as "kitchen-sat-1"',
   'shift.start': `a UTC date-time such as "${UTC_EXAMPLE}"`,
   'shift.end': 'a UTC date-time such as "2026-06-01T12:00:00Z"',
   'shift.required_groups': 'an object such as {"kitchen": 2}',
   'shift.headcount': 'a whole number from 0 to 100000, such as 2',
-  'assignment': 'an object such as {"shift_id": "sat-am", "volunteer_id": "v1"}',
+  assignment: 'an object such as {"shift_id": "sat-am", "volunteer_id": "v1"}',
   'assignment.shift_id': 'the id of a shift in unassigned_shifts',
   'assignment.volunteer_id': 'the id of a volunteer in volunteers',
 };
@@ -78,7 +78,10 @@ function expected(kind: string): string {
 }
 
 function schemaError(e: ErrorObject): FieldError | undefined {
-  const base = e.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const base = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   switch (e.keyword) {
     case 'required': {
       const missing = (e.params as { missingProperty: string }).missingProperty;
@@ -126,7 +129,11 @@ function schemaError(e: ErrorObject): FieldError | undefined {
       // propertyNames of required_groups: an empty group name.
       const name = (e as ErrorObject & { propertyName?: string }).propertyName;
       if (name !== undefined) {
-        return { pointer: toPointer([...base, name]), code: 'empty_string', message: 'group names in required_groups must not be empty: use a group name such as "kitchen".' };
+        return {
+          pointer: toPointer([...base, name]),
+          code: 'empty_string',
+          message: 'group names in required_groups must not be empty: use a group name such as "kitchen".',
+        };
       }
       const f = fieldOf(base);
       return { pointer: toPointer(base), code: 'empty_string', message: `${f.label} must not be empty: ${expected(f.kind)}.` };
@@ -166,7 +173,11 @@ function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, 
     for (const key in value) {
       if (!Object.hasOwn(value, key) || props.has(key)) continue;
       // Built only while under the cap: a body may carry hundreds of thousands of unknown keys.
-      out.warnings.add('unknown_property', () => ({ code: 'unknown_property', message: `Property ${quoteName(key)} is not part of ${what} and is ignored${hints.didYouMean(key)}`, pointer: toPointer([...segments, key]) }));
+      out.warnings.add('unknown_property', () => ({
+        code: 'unknown_property',
+        message: `Property ${quoteName(key)} is not part of ${what} and is ignored${hints.didYouMean(key)}`,
+        pointer: toPointer([...segments, key]),
+      }));
     }
   };
   check(body, [], 'schedule-request', 'the request');
@@ -220,7 +231,11 @@ function checkShiftTimes(body: Obj, out: Findings): void {
           `end (${String(end)}) must be after start (${String(start)}); a shift that crosses midnight ends on the next day's date.`,
         );
       } else if (e.ms - s.ms > 24 * 3_600_000) {
-        out.warn(toPointer(['unassigned_shifts', i]), 'long_shift', `Shift '${String(shift.id)}' lasts ${Math.round((e.ms - s.ms) / 360_000) / 10} hours, over 24; check its start and end.`);
+        out.warn(
+          toPointer(['unassigned_shifts', i]),
+          'long_shift',
+          `Shift '${String(shift.id)}' lasts ${Math.round((e.ms - s.ms) / 360_000) / 10} hours, over 24; check its start and end.`,
+        );
       }
     }
   }
@@ -257,7 +272,11 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
     if (!isObject(groups)) continue;
     const counts = Object.entries(groups);
     if (counts.every(([, n]) => n === 0)) {
-      out.warn(toPointer(['unassigned_shifts', i, 'required_groups']), 'empty_shift', `Shift '${String(shift.id)}' requires no volunteers (every headcount is 0 or none is given).`);
+      out.warn(
+        toPointer(['unassigned_shifts', i, 'required_groups']),
+        'empty_shift',
+        `Shift '${String(shift.id)}' requires no volunteers (every headcount is 0 or none is given).`,
+      );
     }
     for (const [group, n] of counts) {
       allGroups.add(group);
@@ -341,7 +360,10 @@ export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { re
   const out = new Findings();
   if (!isObject(body)) {
     out.error('', 'invalid_type', `the request body must be ${EXPECTED.request}, not ${describe(body)}.`);
-    return { result: { valid: false, errors: out.errors.list(), warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } }, errorCount: 1 };
+    return {
+      result: { valid: false, errors: out.errors.list(), warnings: [], summary: { volunteers: 0, shifts: 0, slots: 0, groups: 0, locked: 0 } },
+      errorCount: 1,
+    };
   }
   for (const e of schemaErrors(body, registry)) {
     const entry = schemaError(e);
@@ -368,8 +390,14 @@ export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { re
   });
   const result = {
     valid,
-    errors: [...errors.sort(byPointer), ...out.errors.overflow((code, more) => ({ pointer: '', code: TRUNCATED_CODE, message: truncatedMessage('errors', code, more) }))],
-    warnings: [...out.warnings.list().sort(byPointer), ...out.warnings.overflow((code, more) => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, more) }))],
+    errors: [
+      ...errors.sort(byPointer),
+      ...out.errors.overflow((code, more) => ({ pointer: '', code: TRUNCATED_CODE, message: truncatedMessage('errors', code, more) })),
+    ],
+    warnings: [
+      ...out.warnings.list().sort(byPointer),
+      ...out.warnings.overflow((code, more) => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, more) })),
+    ],
     summary: summarize(body, groups),
   };
   const errorCount = out.errors.total - (out.errors.list().length - errors.length);

@@ -6,16 +6,7 @@ import type { LogLevel } from '../config/config.js';
 
 export type { Logger };
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'headers.authorization',
-  'authorization',
-  'key',
-  'secret',
-  'body',
-  'request.body',
-  'err.body',
-];
+export const REDACTED_PATHS = ['req.headers.authorization', 'headers.authorization', 'authorization', 'key', 'secret', 'body', 'request.body', 'err.body'];
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {

@@ -9,14 +9,14 @@ import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext, typ
 import { ProblemError, type ProblemExtras, type ProblemSlug } from './problems.js';
 
 /** One request's prepare step. */
-type TaskBody = { kind: 'validate'; body: Uint8Array } | { kind: 'json'; body: Uint8Array } | { kind: 'csv'; volunteers: Uint8Array; shifts: Uint8Array; timezone: string };
+type TaskBody =
+  { kind: 'validate'; body: Uint8Array } | { kind: 'json'; body: Uint8Array } | { kind: 'csv'; volunteers: Uint8Array; shifts: Uint8Array; timezone: string };
 
 /** A prepare step as sent to an input worker, with the configured limits. */
 export type InputTask = TaskBody & { limits: Limits };
 
 export type InputTaskResult =
-  | { ok: true; value: ValidationResult | PreparedProblem }
-  | { ok: false; problem: { slug: ProblemSlug; detail: string; extras: ProblemExtras } };
+  { ok: true; value: ValidationResult | PreparedProblem } | { ok: false; problem: { slug: ProblemSlug; detail: string; extras: ProblemExtras } };
 
 /** Prepares requests: the same results wherever it runs. */
 export interface InputPreparer {

@@ -25,7 +25,8 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
       throw overLimit(where, `${value.length.toLocaleString('en-US')} characters long`, 'MAX_STRING_LENGTH', limits.maxStringLength, 'characters');
     }
   };
-  const items = (key: string): Array<Record<string, unknown>> => (Array.isArray(record[key]) ? (record[key] as unknown[]) : []).filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
+  const items = (key: string): Array<Record<string, unknown>> =>
+    (Array.isArray(record[key]) ? (record[key] as unknown[]) : []).filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null);
   // Property names are echoed in unknown-property warnings: bounded like strings.
   const keysOf = (value: Record<string, unknown>, where: string): void => {
     for (const key in value) if (key.length > limits.maxStringLength) tooLong(key, `a property name in ${where}`);
@@ -41,7 +42,13 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
     if (typeof groups === 'object' && groups !== null && !Array.isArray(groups)) {
       const names = Object.keys(groups);
       if (names.length > limits.maxGroupsPerShift) {
-        throw overLimit(`unassigned_shifts[${i}].required_groups`, `${names.length.toLocaleString('en-US')} groups`, 'MAX_GROUPS_PER_SHIFT', limits.maxGroupsPerShift, 'groups');
+        throw overLimit(
+          `unassigned_shifts[${i}].required_groups`,
+          `${names.length.toLocaleString('en-US')} groups`,
+          'MAX_GROUPS_PER_SHIFT',
+          limits.maxGroupsPerShift,
+          'groups',
+        );
       }
       for (const name of names) tooLong(name, `a group name in unassigned_shifts[${i}].required_groups`);
     }
@@ -58,7 +65,13 @@ export function enforcePairLimit(problem: Problem, limits: Limits): void {
   let pairs = 0;
   for (const s of problem.shifts) for (const [group, n] of s.required) if (n > 0) pairs += members.get(group) ?? 0;
   if (pairs > limits.maxCandidatePairs) {
-    const problemError = overLimit('The number of (volunteer, shift) pairs of the same group', pairs.toLocaleString('en-US'), 'MAX_CANDIDATE_PAIRS', limits.maxCandidatePairs, 'pairs');
+    const problemError = overLimit(
+      'The number of (volunteer, shift) pairs of the same group',
+      pairs.toLocaleString('en-US'),
+      'MAX_CANDIDATE_PAIRS',
+      limits.maxCandidatePairs,
+      'pairs',
+    );
     throw new ProblemError('payload-too-large', `${problemError.detail} Split the request by date range or by group.`, problemError.extras);
   }
 }

@@ -48,7 +48,11 @@ function optionMessage(name: string, text: string): string {
 const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
 
 /** Reads the options of a scheduling call; throws 400 invalid-request listing every problem. */
-export function parseScheduleOptions(raw: RawOptions, config: Pick<Config, 'solveTimeLimitDefault' | 'solveTimeLimitMax'>, registry: SchemaRegistry): ScheduleCall {
+export function parseScheduleOptions(
+  raw: RawOptions,
+  config: Pick<Config, 'solveTimeLimitDefault' | 'solveTimeLimitMax'>,
+  registry: SchemaRegistry,
+): ScheduleCall {
   const errors: FieldError[] = [];
   const fail = (name: string, code: string, message: string): void => {
     errors.push({ pointer: '', code, message: `query parameter ${clip(name)} ${message}` });
@@ -77,18 +81,27 @@ export function parseScheduleOptions(raw: RawOptions, config: Pick<Config, 'solv
     else if (invalid.has(name)) fail(name, 'invalid_parameter', optionMessage(name, texts[name] ?? ''));
   }
   if (errors.length > 0) {
-    throw new ProblemError('invalid-request', `The query has ${errors.length === 1 ? 'an error' : `${errors.length} errors`}; each is listed in errors.`, { errors });
+    throw new ProblemError('invalid-request', `The query has ${errors.length === 1 ? 'an error' : `${errors.length} errors`}; each is listed in errors.`, {
+      errors,
+    });
   }
   return callFrom(values, texts, config);
 }
 
-function callFrom(values: Record<string, unknown>, texts: Record<string, string>, config: Pick<Config, 'solveTimeLimitDefault' | 'solveTimeLimitMax'>): ScheduleCall {
+function callFrom(
+  values: Record<string, unknown>,
+  texts: Record<string, string>,
+  config: Pick<Config, 'solveTimeLimitDefault' | 'solveTimeLimitMax'>,
+): ScheduleCall {
   const warnings: Warning[] = [];
   let timeLimitS = config.solveTimeLimitDefault;
   const asked = values.time_limit as number | undefined;
   if (asked !== undefined && asked > config.solveTimeLimitMax) {
     timeLimitS = config.solveTimeLimitMax;
-    warnings.push({ code: 'time_limit_capped', message: `time_limit ${texts.time_limit} is over the maximum of ${config.solveTimeLimitMax} seconds; ${config.solveTimeLimitMax} was used.` });
+    warnings.push({
+      code: 'time_limit_capped',
+      message: `time_limit ${texts.time_limit} is over the maximum of ${config.solveTimeLimitMax} seconds; ${config.solveTimeLimitMax} was used.`,
+    });
   } else if (asked !== undefined) {
     timeLimitS = asked;
   }

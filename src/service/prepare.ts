@@ -40,7 +40,10 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     return bourne.parse(text, { protoAction: 'error' });
   } catch (e) {
     const message = e instanceof Error ? e.message : 'syntax error';
-    throw new ProblemError('invalid-json', `The body is not valid JSON: ${message}. Check for trailing commas, single quotes and unquoted keys; keys named __proto__ are not accepted.`);
+    throw new ProblemError(
+      'invalid-json',
+      `The body is not valid JSON: ${message}. Check for trailing commas, single quotes and unquoted keys; keys named __proto__ are not accepted.`,
+    );
   }
 }
 
@@ -70,16 +73,34 @@ export function prepareRequest(body: unknown, warnings: Warning[], context: Prep
 export function prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string, context: PrepareContext): PreparedProblem {
   const started = performance.now();
   if (!isTimeZone(timezone)) {
-    throw new ProblemError('invalid-csv', `timezone '${timezone.slice(0, 60)}' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).`);
+    throw new ProblemError(
+      'invalid-csv',
+      `timezone '${timezone.slice(0, 60)}' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).`,
+    );
   }
   const maxRows = { volunteers: context.limits.maxVolunteers, shifts: context.limits.maxShifts };
-  const read = readCsvRequest(Buffer.from(volunteers.buffer, volunteers.byteOffset, volunteers.byteLength), Buffer.from(shifts.buffer, shifts.byteOffset, shifts.byteLength), timezone, maxRows);
+  const read = readCsvRequest(
+    Buffer.from(volunteers.buffer, volunteers.byteOffset, volunteers.byteLength),
+    Buffer.from(shifts.buffer, shifts.byteOffset, shifts.byteLength),
+    timezone,
+    maxRows,
+  );
   if (!read.ok && 'tooManyRows' in read) {
     const { file, rows, max } = read.tooManyRows;
-    throw overLimit(file === 'volunteers' ? 'volunteers' : 'unassigned_shifts', `${rows.toLocaleString('en-US')} entries (data rows of the ${file} file)`, file === 'volunteers' ? 'MAX_VOLUNTEERS' : 'MAX_SHIFTS', max, 'entries');
+    throw overLimit(
+      file === 'volunteers' ? 'volunteers' : 'unassigned_shifts',
+      `${rows.toLocaleString('en-US')} entries (data rows of the ${file} file)`,
+      file === 'volunteers' ? 'MAX_VOLUNTEERS' : 'MAX_SHIFTS',
+      max,
+      'entries',
+    );
   }
   if (!read.ok) {
-    throw new ProblemError('invalid-csv', `The CSV files have ${plural(read.errors.length, 'problem')}; each is listed in errors with its file, row and column.`, { errors: read.errors });
+    throw new ProblemError(
+      'invalid-csv',
+      `The CSV files have ${plural(read.errors.length, 'problem')}; each is listed in errors with its file, row and column.`,
+      { errors: read.errors },
+    );
   }
   return prepareRequest(read.request, read.warnings, context, started);
 }

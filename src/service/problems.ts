@@ -28,56 +28,93 @@ export interface ProblemType {
 
 export const problemTypes: Record<ProblemSlug, ProblemType> = {
   'invalid-json': {
-    slug: 'invalid-json', status: 400, title: 'The body is not valid JSON',
-    explanation: 'The request body could not be parsed as JSON: it is empty, cut short, or has a syntax error (a trailing comma, single quotes, an unquoted key). The detail gives the parser\'s message. Keys named __proto__ are refused. Send one JSON object with Content-Type: application/json.',
+    slug: 'invalid-json',
+    status: 400,
+    title: 'The body is not valid JSON',
+    explanation:
+      "The request body could not be parsed as JSON: it is empty, cut short, or has a syntax error (a trailing comma, single quotes, an unquoted key). The detail gives the parser's message. Keys named __proto__ are refused. Send one JSON object with Content-Type: application/json.",
   },
   'invalid-request': {
-    slug: 'invalid-request', status: 400, title: 'The request is not valid',
-    explanation: 'The body is JSON but breaks the request schema or a rule of the contract (for example start without the Z suffix, required_groups as a string, max_hours null, end not after start, duplicate ids, a current assignment naming an unknown shift), or a query parameter is unknown or malformed. errors lists every problem at once, each with a JSON Pointer to the offending value; POST /api/validate returns the same entries without scheduling.',
+    slug: 'invalid-request',
+    status: 400,
+    title: 'The request is not valid',
+    explanation:
+      'The body is JSON but breaks the request schema or a rule of the contract (for example start without the Z suffix, required_groups as a string, max_hours null, end not after start, duplicate ids, a current assignment naming an unknown shift), or a query parameter is unknown or malformed. errors lists every problem at once, each with a JSON Pointer to the offending value; POST /api/validate returns the same entries without scheduling.',
   },
   'invalid-csv': {
-    slug: 'invalid-csv', status: 400, title: 'The CSV upload is not valid',
-    explanation: 'A part of the multipart upload is missing or empty, or a CSV file has a missing column or bad cells. errors lists every bad cell as {file, row, column, message}, with rows numbered as a spreadsheet shows them (the header is row 1).',
+    slug: 'invalid-csv',
+    status: 400,
+    title: 'The CSV upload is not valid',
+    explanation:
+      'A part of the multipart upload is missing or empty, or a CSV file has a missing column or bad cells. errors lists every bad cell as {file, row, column, message}, with rows numbered as a spreadsheet shows them (the header is row 1).',
   },
   'invalid-encoding': {
-    slug: 'invalid-encoding', status: 400, title: 'The body cannot be decoded',
-    explanation: 'The body is compressed as its Content-Encoding header says (gzip, deflate or br), but the compressed data is corrupt or cut short, so it cannot be read. Send the body uncompressed, or compress it again; an unknown Content-Encoding gets 415 instead.',
+    slug: 'invalid-encoding',
+    status: 400,
+    title: 'The body cannot be decoded',
+    explanation:
+      'The body is compressed as its Content-Encoding header says (gzip, deflate or br), but the compressed data is corrupt or cut short, so it cannot be read. Send the body uncompressed, or compress it again; an unknown Content-Encoding gets 415 instead.',
   },
   'invalid-multipart': {
-    slug: 'invalid-multipart', status: 400, title: 'The multipart upload cannot be read',
-    explanation: 'POST /api/schedule/csv takes multipart/form-data with two file parts, volunteers and shifts, and an optional text field timezone. The body is not well-formed multipart (a missing boundary, a part cut short), or it has more parts or fields than the upload takes. The detail says which. curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv sends a well-formed upload.',
+    slug: 'invalid-multipart',
+    status: 400,
+    title: 'The multipart upload cannot be read',
+    explanation:
+      'POST /api/schedule/csv takes multipart/form-data with two file parts, volunteers and shifts, and an optional text field timezone. The body is not well-formed multipart (a missing boundary, a part cut short), or it has more parts or fields than the upload takes. The detail says which. curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv sends a well-formed upload.',
   },
   unauthorized: {
-    slug: 'unauthorized', status: 401, title: 'Missing or invalid API key',
-    explanation: 'Every /api endpoint needs the header Authorization: Bearer <user_id>.<signature>. The detail says which check failed: no header, not a Bearer key, a malformed key (keys of version 1.0 are not accepted: request a new one), an unknown user, an invalid signature, or a revoked key. Keys are only read from the Authorization header.',
+    slug: 'unauthorized',
+    status: 401,
+    title: 'Missing or invalid API key',
+    explanation:
+      'Every /api endpoint needs the header Authorization: Bearer <user_id>.<signature>. The detail says which check failed: no header, not a Bearer key, a malformed key (keys of version 1.0 are not accepted: request a new one), an unknown user, an invalid signature, or a revoked key. Keys are only read from the Authorization header.',
   },
   'quota-exceeded': {
-    slug: 'quota-exceeded', status: 429, title: 'Daily quota used up',
-    explanation: 'The key has used its daily request quota. The quota resets at 00:00 UTC; Retry-After gives the seconds until then. GET /api/usage keeps answering. Ask the operator for a higher quota.',
+    slug: 'quota-exceeded',
+    status: 429,
+    title: 'Daily quota used up',
+    explanation:
+      'The key has used its daily request quota. The quota resets at 00:00 UTC; Retry-After gives the seconds until then. GET /api/usage keeps answering. Ask the operator for a higher quota.',
   },
   'payload-too-large': {
-    slug: 'payload-too-large', status: 413, title: 'The payload is over a limit',
-    explanation: 'The body, a CSV file, or the number of volunteers, shifts or locked assignments is over the configured limit. The detail and the limit member name the limit and its configured value. Split the request or ask the operator to raise the limit.',
+    slug: 'payload-too-large',
+    status: 413,
+    title: 'The payload is over a limit',
+    explanation:
+      'The body, a CSV file, or the number of volunteers, shifts or locked assignments is over the configured limit. The detail and the limit member name the limit and its configured value. Split the request or ask the operator to raise the limit.',
   },
   'unsupported-media-type': {
-    slug: 'unsupported-media-type', status: 415, title: 'Unsupported content type',
-    explanation: 'The JSON endpoints take Content-Type: application/json; POST /api/schedule/csv takes multipart/form-data. Set the header that matches the body.',
+    slug: 'unsupported-media-type',
+    status: 415,
+    title: 'Unsupported content type',
+    explanation:
+      'The JSON endpoints take Content-Type: application/json; POST /api/schedule/csv takes multipart/form-data. Set the header that matches the body.',
   },
   'not-found': {
-    slug: 'not-found', status: 404, title: 'No such resource',
-    explanation: 'Nothing is served at this path. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage; paths carry no version segment.',
+    slug: 'not-found',
+    status: 404,
+    title: 'No such resource',
+    explanation:
+      'Nothing is served at this path. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage; paths carry no version segment.',
   },
   'method-not-allowed': {
-    slug: 'method-not-allowed', status: 405, title: 'Method not allowed',
+    slug: 'method-not-allowed',
+    status: 405,
+    title: 'Method not allowed',
     explanation: 'The path exists but does not take this HTTP method. The Allow header lists the methods it takes.',
   },
   overloaded: {
-    slug: 'overloaded', status: 503, title: 'The service is busy',
+    slug: 'overloaded',
+    status: 503,
+    title: 'The service is busy',
     explanation: 'The solver queue is full or the database cannot be reached right now. Retry after the number of seconds in Retry-After.',
   },
   internal: {
-    slug: 'internal', status: 500, title: 'Internal error',
-    explanation: 'The service failed on a request it should have answered. Nothing about the failure is shown here; it is logged with the request id. Report the request_id to the operator.',
+    slug: 'internal',
+    status: 500,
+    title: 'Internal error',
+    explanation:
+      'The service failed on a request it should have answered. Nothing about the failure is shown here; it is logged with the request id. Report the request_id to the operator.',
   },
 };
 
@@ -95,7 +132,11 @@ export class ProblemError extends Error {
   readonly status: number;
   readonly expose = true;
 
-  constructor(slug: ProblemSlug, readonly detail: string, readonly extras: ProblemExtras = {}) {
+  constructor(
+    slug: ProblemSlug,
+    readonly detail: string,
+    readonly extras: ProblemExtras = {},
+  ) {
     super(detail);
     this.name = 'ProblemError';
     this.type = problemTypes[slug];
@@ -113,18 +154,15 @@ export function plural(n: number, word: string, pluralWord = `${word}s`): string
  */
 export function invalidRequest(errors: FieldError[], warnings: Warning[] = [], total: number = errors.length): ProblemError {
   const listed = total > errors.length ? 'the first of each kind are listed in errors' : 'each is listed in errors';
-  return new ProblemError(
-    'invalid-request',
-    `The payload has ${plural(total, 'error')}; ${listed}. POST /api/validate gives the same entries.`,
-    { errors, warnings },
-  );
+  return new ProblemError('invalid-request', `The payload has ${plural(total, 'error')}; ${listed}. POST /api/validate gives the same entries.`, {
+    errors,
+    warnings,
+  });
 }
 
 /** 413 naming the limit and its configured value. */
 export function overLimit(what: string, found: string, limitName: string, value: number, unit: string): ProblemError {
-  return new ProblemError(
-    'payload-too-large',
-    `${what} is ${found}; the limit is ${value.toLocaleString('en-US')} ${unit} (${limitName}).`,
-    { limit: { name: limitName, value } },
-  );
+  return new ProblemError('payload-too-large', `${what} is ${found}; the limit is ${value.toLocaleString('en-US')} ${unit} (${limitName}).`, {
+    limit: { name: limitName, value },
+  });
 }

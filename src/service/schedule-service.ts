@@ -79,7 +79,12 @@ export function renderJson({ output, call, parseMs }: SolvedCall, indent = 0): s
       resolves: output.subproblems.reduce((t, s) => t + s.diagnostics.explain.resolves, 0),
       incomplete_shifts: output.subproblems.reduce((t, s) => t + s.diagnostics.explain.incomplete, 0),
     },
-    timings: { parse_ms: round(parseMs), build_ms: round(output.timings.build_ms), solve_ms: round(output.timings.solve_ms), explain_ms: round(output.timings.explain_ms) },
+    timings: {
+      parse_ms: round(parseMs),
+      build_ms: round(output.timings.build_ms),
+      solve_ms: round(output.timings.solve_ms),
+      explain_ms: round(output.timings.explain_ms),
+    },
   };
   return toOrderedJson({ ...output.result, diagnostics }, indent);
 }
@@ -87,6 +92,13 @@ export function renderJson({ output, call, parseMs }: SolvedCall, indent = 0): s
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
 /** A schedule from the two CSV exports, read in this thread (CLI). */
-export async function scheduleCsv(volunteers: Buffer, shifts: Buffer, timezone: string, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
+export async function scheduleCsv(
+  volunteers: Buffer,
+  shifts: Buffer,
+  timezone: string,
+  call: ScheduleCall,
+  deps: ScheduleServiceDeps,
+  indent = 0,
+): Promise<ScheduleAnswer> {
   return schedulePrepared(prepareCsv(volunteers, shifts, timezone, deps), call, deps, indent);
 }

@@ -71,13 +71,20 @@ export class KeyStore {
       await this.writeHeartbeat(new Date());
     } catch (e) {
       const why = isReadOnlyError(e) ? 'it is read-only' : 'a write failed';
-      throw new Error(`The database cannot be written (${why}: ${(e as Error).message}). Keys, quotas and usage history need a writable database: check the file's permissions or the server's read-only setting.`, { cause: e });
+      throw new Error(
+        `The database cannot be written (${why}: ${(e as Error).message}). Keys, quotas and usage history need a writable database: check the file's permissions or the server's read-only setting.`,
+        { cause: e },
+      );
     }
   }
 
   private async writeHeartbeat(now: Date): Promise<void> {
     const value = now.toISOString();
-    await this.store.db.insertInto('settings').values({ key: 'heartbeat', value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+    await this.store.db
+      .insertInto('settings')
+      .values({ key: 'heartbeat', value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
   }
 
   /**
@@ -95,7 +102,14 @@ export class KeyStore {
       .having((eb) => eb.fn.countAll(), '>', maxPerKey)
       .execute();
     for (const { user_id: userId } of heavy) {
-      const edge = await this.store.db.selectFrom('usage_history').select('id').where('user_id', '=', userId).orderBy('id', 'desc').offset(maxPerKey).limit(1).executeTakeFirst();
+      const edge = await this.store.db
+        .selectFrom('usage_history')
+        .select('id')
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .offset(maxPerKey)
+        .limit(1)
+        .executeTakeFirst();
       if (!edge) continue;
       const r = await this.store.db.deleteFrom('usage_history').where('user_id', '=', userId).where('id', '<=', edge.id).executeTakeFirst();
       deleted += Number(r.numDeletedRows);
@@ -106,7 +120,11 @@ export class KeyStore {
   /** The service secret kept in the database: generated once; every instance reads the same. */
   async sharedSecret(): Promise<string> {
     const db = this.store.db;
-    await db.insertInto('settings').values({ key: 'hmac_secret', value: randomBytes(48).toString('base64url') }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await db
+      .insertInto('settings')
+      .values({ key: 'hmac_secret', value: randomBytes(48).toString('base64url') })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
     const row = await db.selectFrom('settings').select('value').where('key', '=', 'hmac_secret').executeTakeFirstOrThrow();
     return row.value;
   }
@@ -123,7 +141,12 @@ export class KeyStore {
   }
 
   async revoke(userId: string, now: Date): Promise<boolean> {
-    const r = await this.store.db.updateTable('api_keys').set({ revoked_at: now.toISOString() }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+    const r = await this.store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: now.toISOString() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -168,7 +191,10 @@ export class KeyStore {
   }
 
   async record(userId: string, entry: HistoryEntry): Promise<void> {
-    await this.store.db.insertInto('usage_history').values({ user_id: userId, ...entry }).execute();
+    await this.store.db
+      .insertInto('usage_history')
+      .values({ user_id: userId, ...entry })
+      .execute();
   }
 
   async history(userId: string, limit: number): Promise<HistoryEntry[]> {
@@ -183,6 +209,22 @@ export class KeyStore {
   }
 }
 
-function toRecord(row: { user_id: string; name: string; description: string; nonce: string; quota: number; created_at: string; revoked_at: string | null }): KeyRecord {
-  return { userId: row.user_id, name: row.name, description: row.description, nonce: row.nonce, quota: Number(row.quota), createdAt: row.created_at, revokedAt: row.revoked_at };
+function toRecord(row: {
+  user_id: string;
+  name: string;
+  description: string;
+  nonce: string;
+  quota: number;
+  created_at: string;
+  revoked_at: string | null;
+}): KeyRecord {
+  return {
+    userId: row.user_id,
+    name: row.name,
+    description: row.description,
+    nonce: row.nonce,
+    quota: Number(row.quota),
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  };
 }

@@ -83,7 +83,11 @@ describe('volunteer-scheduler CLI', () => {
       try {
         const port = service.port;
         const call = (auth?: string) =>
-          fetch(`http://127.0.0.1:${port}/api/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) }, body: '{"volunteers": [], "unassigned_shifts": []}' });
+          fetch(`http://127.0.0.1:${port}/api/validate`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', ...(auth ? { Authorization: auth } : {}) },
+            body: '{"volunteers": [], "unassigned_shifts": []}',
+          });
         const ok = await call(`Bearer ${key}`);
         expect(ok.status).to.equal(200);
         expect(ok.headers.get('api-version')).to.equal('2.1');

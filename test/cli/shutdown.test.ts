@@ -28,7 +28,13 @@ describe('shutdown on SIGTERM', function () {
         method: 'POST',
         path: '/api/schedule',
         agent: false,
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Length': body.length, Expect: '100-continue', Connection: 'close' },
+        headers: {
+          Authorization: `Bearer ${key}`,
+          'Content-Type': 'application/json',
+          'Content-Length': body.length,
+          Expect: '100-continue',
+          Connection: 'close',
+        },
       });
       const accepted = new Promise<void>((resolve, reject) => {
         inFlight.once('continue', resolve);

@@ -14,7 +14,11 @@ describe('examples/walkthrough.sh against a fresh service', function () {
     const service = await startService(env);
     try {
       const port = service.port;
-      const run = spawnSync('bash', [join(packageRoot, 'examples', 'walkthrough.sh')], { env: { ...process.env, ...env, BASE_URL: `http://127.0.0.1:${port}` }, encoding: 'utf8', cwd: packageRoot });
+      const run = spawnSync('bash', [join(packageRoot, 'examples', 'walkthrough.sh')], {
+        env: { ...process.env, ...env, BASE_URL: `http://127.0.0.1:${port}` },
+        encoding: 'utf8',
+        cwd: packageRoot,
+      });
       expect(run.status, `${run.stdout}\n${run.stderr}`).to.equal(0);
       expect(run.stdout).to.include('key for user walkthrough issued');
       expect(run.stdout).to.include('"valid":true');

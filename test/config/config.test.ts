@@ -6,12 +6,33 @@ import { ConfigError, loadConfig, settings } from '../../src/config/config.js';
 
 /** A valid value for every documented variable (the reads test checks it covers them all). */
 const VALID_ENV: Record<string, string> = {
-  PORT: '9000', HOST: '127.0.0.1', DATABASE_URL: 'postgres://u@127.0.0.1:5432/db', SCHEDULER_SECRET: 's'.repeat(40),
-  DEFAULT_DAILY_QUOTA: '50', SOLVE_TIME_LIMIT_DEFAULT: '2.5', SOLVE_TIME_LIMIT_MAX: '30', SOLVER_WORKERS: '3',
-  MAX_JSON_BODY_BYTES: '512kB', MAX_CSV_FILE_BYTES: '2MB', MAX_VOLUNTEERS: '100', MAX_SHIFTS: '200', MAX_LOCKED_ASSIGNMENTS: '300',
-  MAX_CANDIDATE_PAIRS: '400', MAX_STRING_LENGTH: '500', MAX_GROUPS_PER_SHIFT: '6', SOLVE_QUEUE_MAX: '7',
-  INPUT_WORKERS: '3', INPUT_QUEUE_MAX: '9', HTTP_HEADERS_TIMEOUT: '4', HTTP_REQUEST_TIMEOUT: '40', HTTP_KEEP_ALIVE_TIMEOUT: '2.5', MAX_CONNECTIONS: '250',
-  USAGE_HISTORY_DAYS: '30', USAGE_HISTORY_MAX_PER_KEY: '5000', CORS_ORIGINS: 'https://rota.example.org', LOG_LEVEL: 'DEBUG',
+  PORT: '9000',
+  HOST: '127.0.0.1',
+  DATABASE_URL: 'postgres://u@127.0.0.1:5432/db',
+  SCHEDULER_SECRET: 's'.repeat(40),
+  DEFAULT_DAILY_QUOTA: '50',
+  SOLVE_TIME_LIMIT_DEFAULT: '2.5',
+  SOLVE_TIME_LIMIT_MAX: '30',
+  SOLVER_WORKERS: '3',
+  MAX_JSON_BODY_BYTES: '512kB',
+  MAX_CSV_FILE_BYTES: '2MB',
+  MAX_VOLUNTEERS: '100',
+  MAX_SHIFTS: '200',
+  MAX_LOCKED_ASSIGNMENTS: '300',
+  MAX_CANDIDATE_PAIRS: '400',
+  MAX_STRING_LENGTH: '500',
+  MAX_GROUPS_PER_SHIFT: '6',
+  SOLVE_QUEUE_MAX: '7',
+  INPUT_WORKERS: '3',
+  INPUT_QUEUE_MAX: '9',
+  HTTP_HEADERS_TIMEOUT: '4',
+  HTTP_REQUEST_TIMEOUT: '40',
+  HTTP_KEEP_ALIVE_TIMEOUT: '2.5',
+  MAX_CONNECTIONS: '250',
+  USAGE_HISTORY_DAYS: '30',
+  USAGE_HISTORY_MAX_PER_KEY: '5000',
+  CORS_ORIGINS: 'https://rota.example.org',
+  LOG_LEVEL: 'DEBUG',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -28,37 +49,102 @@ describe('configuration', () => {
   it('has the contract defaults when the environment is empty', () => {
     const c = loadConfig({});
     expect(c).to.deep.include({
-      port: 8080, host: '0.0.0.0', databaseUrl: 'sqlite:./data/scheduler.db', schedulerSecret: undefined,
-      defaultDailyQuota: 1000, solveTimeLimitDefault: 10, solveTimeLimitMax: 60, logLevel: 'info',
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'sqlite:./data/scheduler.db',
+      schedulerSecret: undefined,
+      defaultDailyQuota: 1000,
+      solveTimeLimitDefault: 10,
+      solveTimeLimitMax: 60,
+      logLevel: 'info',
       solverWorkers: availableParallelism(),
     });
-    expect(c.limits).to.deep.equal({ maxJsonBodyBytes: 10485760, maxCsvFileBytes: 10485760, maxVolunteers: 10000, maxShifts: 10000, maxLockedAssignments: 50000, maxCandidatePairs: 5000000, maxStringLength: 1000, maxGroupsPerShift: 100 });
+    expect(c.limits).to.deep.equal({
+      maxJsonBodyBytes: 10485760,
+      maxCsvFileBytes: 10485760,
+      maxVolunteers: 10000,
+      maxShifts: 10000,
+      maxLockedAssignments: 50000,
+      maxCandidatePairs: 5000000,
+      maxStringLength: 1000,
+      maxGroupsPerShift: 100,
+    });
   });
 
   it('reads every variable', () => {
     const c = loadConfig(VALID_ENV);
     expect(c).to.deep.equal({
-      port: 9000, host: '127.0.0.1', databaseUrl: 'postgres://u@127.0.0.1:5432/db', schedulerSecret: 's'.repeat(40), defaultDailyQuota: 50,
-      solveTimeLimitDefault: 2.5, solveTimeLimitMax: 30, solverWorkers: 3, solveQueueMax: 7,
-      inputWorkers: 3, inputQueueMax: 9, http: { headersTimeoutS: 4, requestTimeoutS: 40, keepAliveTimeoutS: 2.5, maxConnections: 250 }, usageHistoryDays: 30, usageHistoryMaxPerKey: 5000, corsOrigins: ['https://rota.example.org'], logLevel: 'debug',
-      limits: { maxJsonBodyBytes: 524288, maxCsvFileBytes: 2097152, maxVolunteers: 100, maxShifts: 200, maxLockedAssignments: 300, maxCandidatePairs: 400, maxStringLength: 500, maxGroupsPerShift: 6 },
+      port: 9000,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://u@127.0.0.1:5432/db',
+      schedulerSecret: 's'.repeat(40),
+      defaultDailyQuota: 50,
+      solveTimeLimitDefault: 2.5,
+      solveTimeLimitMax: 30,
+      solverWorkers: 3,
+      solveQueueMax: 7,
+      inputWorkers: 3,
+      inputQueueMax: 9,
+      http: { headersTimeoutS: 4, requestTimeoutS: 40, keepAliveTimeoutS: 2.5, maxConnections: 250 },
+      usageHistoryDays: 30,
+      usageHistoryMaxPerKey: 5000,
+      corsOrigins: ['https://rota.example.org'],
+      logLevel: 'debug',
+      limits: {
+        maxJsonBodyBytes: 524288,
+        maxCsvFileBytes: 2097152,
+        maxVolunteers: 100,
+        maxShifts: 200,
+        maxLockedAssignments: 300,
+        maxCandidatePairs: 400,
+        maxStringLength: 500,
+        maxGroupsPerShift: 6,
+      },
     });
   });
 
   const bad: Array<[string, Record<string, string>, string]> = [
     ['a port that is not a number', { PORT: 'eighty' }, "PORT is 'eighty'; expected a whole number from 0 to 65535."],
     ['a port out of range', { PORT: '70000' }, "PORT is '70000'; expected a whole number from 0 to 65535."],
-    ['an unknown database scheme', { DATABASE_URL: 'mysql://root:pw@x/db' }, 'DATABASE_URL must start with sqlite: or postgres://, such as sqlite:./data/scheduler.db or postgres://user@127.0.0.1:5432/scheduler.'],
-    ['a sqlite URL without a path', { DATABASE_URL: 'sqlite:' }, "DATABASE_URL is 'sqlite:'; a sqlite URL needs a file path, such as sqlite:./data/scheduler.db."],
-    ['a short secret', { SCHEDULER_SECRET: 'short' }, 'SCHEDULER_SECRET is 5 characters long; use at least 32 random characters (for example: openssl rand -base64 48).'],
+    [
+      'an unknown database scheme',
+      { DATABASE_URL: 'mysql://root:pw@x/db' },
+      'DATABASE_URL must start with sqlite: or postgres://, such as sqlite:./data/scheduler.db or postgres://user@127.0.0.1:5432/scheduler.',
+    ],
+    [
+      'a sqlite URL without a path',
+      { DATABASE_URL: 'sqlite:' },
+      "DATABASE_URL is 'sqlite:'; a sqlite URL needs a file path, such as sqlite:./data/scheduler.db.",
+    ],
+    [
+      'a short secret',
+      { SCHEDULER_SECRET: 'short' },
+      'SCHEDULER_SECRET is 5 characters long; use at least 32 random characters (for example: openssl rand -base64 48).',
+    ],
     ['a zero quota', { DEFAULT_DAILY_QUOTA: '0' }, "DEFAULT_DAILY_QUOTA is '0'; expected a whole number from 1 to 1000000000."],
-    ['a negative time limit', { SOLVE_TIME_LIMIT_DEFAULT: '-1' }, "SOLVE_TIME_LIMIT_DEFAULT is '-1'; expected a number of seconds above 0 and at most 3600, such as 10."],
-    ['a default above the maximum', { SOLVE_TIME_LIMIT_DEFAULT: '90', SOLVE_TIME_LIMIT_MAX: '60' }, 'SOLVE_TIME_LIMIT_DEFAULT (90) is above SOLVE_TIME_LIMIT_MAX (60); the default must not exceed the maximum.'],
+    [
+      'a negative time limit',
+      { SOLVE_TIME_LIMIT_DEFAULT: '-1' },
+      "SOLVE_TIME_LIMIT_DEFAULT is '-1'; expected a number of seconds above 0 and at most 3600, such as 10.",
+    ],
+    [
+      'a default above the maximum',
+      { SOLVE_TIME_LIMIT_DEFAULT: '90', SOLVE_TIME_LIMIT_MAX: '60' },
+      'SOLVE_TIME_LIMIT_DEFAULT (90) is above SOLVE_TIME_LIMIT_MAX (60); the default must not exceed the maximum.',
+    ],
     ['zero workers', { SOLVER_WORKERS: '0' }, "SOLVER_WORKERS is '0'; expected a whole number from 1 to 64."],
-    ['a size with an unknown unit', { MAX_JSON_BODY_BYTES: '10 parsecs' }, "MAX_JSON_BODY_BYTES is '10 parsecs'; expected a size from 1kB to 1GB, in bytes or with a kB/MB/GB suffix, such as 10MB."],
+    [
+      'a size with an unknown unit',
+      { MAX_JSON_BODY_BYTES: '10 parsecs' },
+      "MAX_JSON_BODY_BYTES is '10 parsecs'; expected a size from 1kB to 1GB, in bytes or with a kB/MB/GB suffix, such as 10MB.",
+    ],
     ['a fractional count', { MAX_VOLUNTEERS: '1.5' }, "MAX_VOLUNTEERS is '1.5'; expected a whole number from 1 to 1000000."],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, "LOG_LEVEL is 'loud'; expected one of fatal, error, warn, info, debug, trace, silent."],
-    ['a CORS entry that is not an origin', { CORS_ORIGINS: 'https://ok.example.org, rota.example.org/app' }, "CORS_ORIGINS has 'rota.example.org/app'; each entry must be an origin such as https://rota.example.org (scheme, host and port only)."],
+    [
+      'a CORS entry that is not an origin',
+      { CORS_ORIGINS: 'https://ok.example.org, rota.example.org/app' },
+      "CORS_ORIGINS has 'rota.example.org/app'; each entry must be an origin such as https://rota.example.org (scheme, host and port only).",
+    ],
   ];
   for (const [what, env, message] of bad) {
     it(`stops on ${what}`, () => {

@@ -12,7 +12,10 @@ import { checkSchedule } from '../helpers/schedule-checker.js';
 
 /** Demand far above supply: the coverage MIP has work for the whole limit. */
 const scarce: Json = festival({ seed: 5, volunteers: 150, shifts: 400, days: 3, groups: 4, demand: 1, caps: [8, 10, 12, 16] });
-const small: Json = { volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)], unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })] };
+const small: Json = {
+  volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)],
+  unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })],
+};
 
 function solve(scheduler: Scheduler, request: Json, signal?: AbortSignal, onIncumbent?: (p: SolveProgress) => void): Promise<EngineOutput> {
   return scheduler.solve({

@@ -85,7 +85,7 @@ describe('the schedule checker', () => {
       ],
     ],
     [
-      'a shift over its headcount within everyone\'s hours',
+      "a shift over its headcount within everyone's hours",
       (r) => {
         r.assigned_shifts.s2 = ['a', 'b'];
         r.assigned_shifts.s3 = ['c'];
@@ -97,7 +97,11 @@ describe('the schedule checker', () => {
         { code: 'conflict_counts', shift: 's3', group: 'k' },
       ],
     ],
-    ['an unknown reason code (outside the schema too)', (r) => r.conflicts[0].details.push({ code: 'bad_luck' }), [{ code: 'schema' }, { code: 'unknown_reason', shift: 's3', group: 'k' }]],
+    [
+      'an unknown reason code (outside the schema too)',
+      (r) => r.conflicts[0].details.push({ code: 'bad_luck' }),
+      [{ code: 'schema' }, { code: 'unknown_reason', shift: 's3', group: 'k' }],
+    ],
   ];
   for (const [what, change, expected] of cases) {
     it(`catches ${what}`, () => expect(tamper(change)).to.deep.equal(expected));

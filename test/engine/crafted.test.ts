@@ -11,11 +11,21 @@ async function scheduled(request: Json, backend: 'highs' | 'jslp' = 'highs'): Pr
 describe('engine: crafted cases', () => {
   it('an empty shift list gives an empty schedule', async () => {
     const r = await scheduled({ volunteers: [volunteer('v1', 'kitchen', 8)], unassigned_shifts: [] });
-    expect(r).to.deep.equal({ assigned_shifts: {}, unfilled_shifts: [], fairness_score: 0, conflicts: [], volunteers: { v1: { assigned_hours: 0, assigned_shifts: [] } }, warnings: [] });
+    expect(r).to.deep.equal({
+      assigned_shifts: {},
+      unfilled_shifts: [],
+      fairness_score: 0,
+      conflicts: [],
+      volunteers: { v1: { assigned_hours: 0, assigned_shifts: [] } },
+      warnings: [],
+    });
   });
 
   it('headcount binds alone: no more volunteers than the shift requires', async () => {
-    const request = { volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999), volunteer('c', 'k', 999)], unassigned_shifts: [shift('s', 8, 12, { k: 2 })] };
+    const request = {
+      volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999), volunteer('c', 'k', 999)],
+      unassigned_shifts: [shift('s', 8, 12, { k: 2 })],
+    };
     const r = await scheduled(request);
     expect(r.assigned_shifts.s).to.have.length(2);
     expect(r.unfilled_shifts).to.deep.equal([]);
@@ -39,7 +49,10 @@ describe('engine: crafted cases', () => {
   });
 
   it('overlap binds alone: never two overlapping shifts, with the overlap named', async () => {
-    const request = { volunteers: [volunteer('v3', 'bar', 999, 'Ben Ode')], unassigned_shifts: [shift('bar-sat-1', 16, 20, { bar: 1 }), shift('bar-sat-2', 18, 22, { bar: 1 })] };
+    const request = {
+      volunteers: [volunteer('v3', 'bar', 999, 'Ben Ode')],
+      unassigned_shifts: [shift('bar-sat-1', 16, 20, { bar: 1 }), shift('bar-sat-2', 18, 22, { bar: 1 })],
+    };
     const r = await scheduled(request);
     expect(r.volunteers.v3.assigned_shifts).to.deep.equal(['bar-sat-1']);
     expect(r.conflicts[0].reasons).to.deep.equal([
@@ -73,7 +86,10 @@ describe('engine: crafted cases', () => {
       {
         shift_id: 's',
         group: 'medical',
-        reasons: ["No volunteer belongs to group 'medical'.", "Adding 1 volunteer to group 'medical', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the missing slot."],
+        reasons: [
+          "No volunteer belongs to group 'medical'.",
+          "Adding 1 volunteer to group 'medical', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the missing slot.",
+        ],
         required: 1,
         assigned: 0,
         missing: 1,
@@ -102,7 +118,10 @@ describe('engine: crafted cases', () => {
 
   it('fills more than a greedy fill would (coverage is exact)', async () => {
     // Greedy gives the 4 h shift to x (request order), leaving nobody for the 8 h shift.
-    const request = { volunteers: [volunteer('x', 'k', 8), volunteer('y', 'k', 4)], unassigned_shifts: [shift('short', 8, 12, { k: 1 }), shift('long', 12, 20, { k: 1 })] };
+    const request = {
+      volunteers: [volunteer('x', 'k', 8), volunteer('y', 'k', 4)],
+      unassigned_shifts: [shift('short', 8, 12, { k: 1 }), shift('long', 12, 20, { k: 1 })],
+    };
     const r = await scheduled(request);
     expect(r.unfilled_shifts).to.deep.equal([]);
     expect(r.assigned_shifts).to.deep.equal({ short: ['y'], long: ['x'] });
@@ -113,12 +132,17 @@ describe('engine: crafted cases', () => {
     const volunteers = [volunteer('a', 'k', 999), volunteer('b', 'k', 999), volunteer('c', 'k', 999)];
     const r = await scheduled({ volunteers, unassigned_shifts: [shift('one', 8, 12, { k: 2 }), shift('two', 10, 14, { k: 2 })] });
     expect(r.unfilled_shifts).to.have.length(1);
-    const sizes = Object.values(r.assigned_shifts as Record<string, string[]>).map((l) => l.length).sort();
+    const sizes = Object.values(r.assigned_shifts as Record<string, string[]>)
+      .map((l) => l.length)
+      .sort();
     expect(sizes).to.deep.equal([1, 2]);
   });
 
   it('spreads hours fairly at equal coverage and staffing', async () => {
-    const r = await scheduled({ volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999)], unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 13, 17, { k: 1 })] });
+    const r = await scheduled({
+      volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999)],
+      unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 13, 17, { k: 1 })],
+    });
     expect(r.volunteers.a.assigned_hours).to.equal(4);
     expect(r.volunteers.b.assigned_hours).to.equal(4);
     expect(r.fairness_score).to.equal(0);
@@ -131,7 +155,11 @@ describe('engine: crafted cases', () => {
 
   describe('locked assignments', () => {
     it('keeps a lock in a shift that does not require the group, and warns', async () => {
-      const request = { volunteers: [volunteer('v', 'bar', 999)], unassigned_shifts: [shift('s', 8, 12, { kitchen: 1 })], current_assignments: [{ shift_id: 's', volunteer_id: 'v' }] };
+      const request = {
+        volunteers: [volunteer('v', 'bar', 999)],
+        unassigned_shifts: [shift('s', 8, 12, { kitchen: 1 })],
+        current_assignments: [{ shift_id: 's', volunteer_id: 'v' }],
+      };
       const r = await scheduled(request);
       expect(r.assigned_shifts).to.deep.equal({ s: ['v'] });
       expect(r.warnings.map((w: Json) => w.code)).to.include('lock_group_not_required');
@@ -139,7 +167,14 @@ describe('engine: crafted cases', () => {
 
     it('keeps locks over the headcount and adds no one', async () => {
       const volunteers = [volunteer('a', 'k', 999), volunteer('b', 'k', 999), volunteer('c', 'k', 999)];
-      const request = { volunteers, unassigned_shifts: [shift('s', 8, 12, { k: 1 })], current_assignments: [{ shift_id: 's', volunteer_id: 'a' }, { shift_id: 's', volunteer_id: 'b' }] };
+      const request = {
+        volunteers,
+        unassigned_shifts: [shift('s', 8, 12, { k: 1 })],
+        current_assignments: [
+          { shift_id: 's', volunteer_id: 'a' },
+          { shift_id: 's', volunteer_id: 'b' },
+        ],
+      };
       const r = await scheduled(request);
       expect(r.assigned_shifts).to.deep.equal({ s: ['a', 'b'] });
       expect(r.warnings.map((w: Json) => w.code)).to.deep.equal(['lock_headcount_exceeded']);
@@ -149,7 +184,10 @@ describe('engine: crafted cases', () => {
       const request = {
         volunteers: [volunteer('a', 'k', 6), volunteer('b', 'k', 999)],
         unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 13, 17, { k: 1 }), shift('s3', 18, 20, { k: 2 })],
-        current_assignments: [{ shift_id: 's1', volunteer_id: 'a' }, { shift_id: 's2', volunteer_id: 'a' }],
+        current_assignments: [
+          { shift_id: 's1', volunteer_id: 'a' },
+          { shift_id: 's2', volunteer_id: 'a' },
+        ],
       };
       const r = await scheduled(request);
       expect(r.volunteers.a.assigned_shifts).to.deep.equal(['s1', 's2']);
@@ -157,15 +195,26 @@ describe('engine: crafted cases', () => {
       expect(r.warnings.map((w: Json) => w.code)).to.deep.equal(['lock_max_hours_exceeded']);
       const c = r.conflicts.find((x: Json) => x.shift_id === 's3');
       expect(c.reasons[0]).to.equal('a has 8 of 6 hours; this shift needs 2 more.');
-      expect(c.suggestions).to.deep.include({ code: 'remove_lock', volunteer_id: 'a', shift_id: 's1', filled: 1, hand_over: { shift_id: 's1', volunteer_id: 'b' } });
-      expect(c.reasons).to.include("Lifting the locked assignment of a to 's1' would fill one more slot ('s1' passing to b), and every slot filled now stays filled.");
+      expect(c.suggestions).to.deep.include({
+        code: 'remove_lock',
+        volunteer_id: 'a',
+        shift_id: 's1',
+        filled: 1,
+        hand_over: { shift_id: 's1', volunteer_id: 'b' },
+      });
+      expect(c.reasons).to.include(
+        "Lifting the locked assignment of a to 's1' would fill one more slot ('s1' passing to b), and every slot filled now stays filled.",
+      );
     });
 
     it('keeps overlapping locks and adds nothing that overlaps them', async () => {
       const request = {
         volunteers: [volunteer('a', 'k', 999)],
         unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 }), shift('s3', 11, 13, { k: 1 }), shift('s4', 15, 16, { k: 1 })],
-        current_assignments: [{ shift_id: 's1', volunteer_id: 'a' }, { shift_id: 's2', volunteer_id: 'a' }],
+        current_assignments: [
+          { shift_id: 's1', volunteer_id: 'a' },
+          { shift_id: 's2', volunteer_id: 'a' },
+        ],
       };
       const r = await scheduled(request);
       expect(r.volunteers.a.assigned_shifts).to.deep.equal(['s1', 's2', 's4']);
@@ -174,7 +223,11 @@ describe('engine: crafted cases', () => {
     });
 
     it('a locked assignment fills a slot of its group', async () => {
-      const request = { volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999)], unassigned_shifts: [shift('s', 8, 12, { k: 2 })], current_assignments: [{ shift_id: 's', volunteer_id: 'b' }] };
+      const request = {
+        volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999)],
+        unassigned_shifts: [shift('s', 8, 12, { k: 2 })],
+        current_assignments: [{ shift_id: 's', volunteer_id: 'b' }],
+      };
       const r = await scheduled(request);
       expect(r.assigned_shifts).to.deep.equal({ s: ['a', 'b'] });
     });
@@ -191,7 +244,10 @@ describe('engine: crafted cases', () => {
   });
 
   it('keeps request order in maps even for integer-like ids', async () => {
-    const request = { volunteers: [volunteer('10', 'k', 999), volunteer('2', 'k', 999)], unassigned_shifts: [shift('20', 8, 12, { k: 2 }), shift('3', 13, 14, { k: 1 })] };
+    const request = {
+      volunteers: [volunteer('10', 'k', 999), volunteer('2', 'k', 999)],
+      unassigned_shifts: [shift('20', 8, 12, { k: 2 }), shift('3', 13, 14, { k: 1 })],
+    };
     const { json } = await solve(request);
     expect(json.indexOf('"20":')).to.be.lessThan(json.indexOf('"3":'));
     expect(json.indexOf('"10":{')).to.be.lessThan(json.indexOf('"2":{'));
@@ -199,7 +255,10 @@ describe('engine: crafted cases', () => {
   });
 
   it('the jslp backend gives the same coverage on these cases', async () => {
-    const request = { volunteers: [volunteer('x', 'k', 8), volunteer('y', 'k', 4), volunteer('z', 'bar', 6)], unassigned_shifts: [shift('short', 8, 12, { k: 1, bar: 1 }), shift('long', 12, 20, { k: 1 }), shift('b2', 10, 14, { bar: 1 })] };
+    const request = {
+      volunteers: [volunteer('x', 'k', 8), volunteer('y', 'k', 4), volunteer('z', 'bar', 6)],
+      unassigned_shifts: [shift('short', 8, 12, { k: 1, bar: 1 }), shift('long', 12, 20, { k: 1 }), shift('b2', 10, 14, { bar: 1 })],
+    };
     const h = await scheduled(request, 'highs');
     const j = await scheduled(request, 'jslp');
     expect(filledSlots(request, j)).to.equal(filledSlots(request, h));

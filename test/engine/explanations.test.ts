@@ -13,7 +13,8 @@ async function scheduled(request: Json): Promise<Json> {
 export function applySuggestion(request: Json, s: Json): Json {
   const next = structuredClone(request);
   if (s.code === 'raise_max_hours') next.volunteers.find((v: Json) => v.id === s.volunteer_id).max_hours = s.max_hours;
-  else if (s.code === 'remove_lock') next.current_assignments = next.current_assignments.filter((a: Json) => !(a.volunteer_id === s.volunteer_id && a.shift_id === s.shift_id));
+  else if (s.code === 'remove_lock')
+    next.current_assignments = next.current_assignments.filter((a: Json) => !(a.volunteer_id === s.volunteer_id && a.shift_id === s.shift_id));
   else for (let i = 0; i < s.count; i++) next.volunteers.push({ id: `added-${s.group}-${i}`, group: s.group, max_hours: 999 });
   return next;
 }
@@ -22,9 +23,14 @@ describe('explanations: suggestions confirmed by re-solving', function () {
   this.timeout(60_000);
 
   it('raise_max_hours alone, to the least value (the shift alone)', async () => {
-    const r = await scheduled({ volunteers: [volunteer('v17', 'bar', 4, 'Ana Ruiz')], unassigned_shifts: [shift('a', 8, 12, { bar: 1 }), shift('b', 14, 20, { bar: 1 })] });
+    const r = await scheduled({
+      volunteers: [volunteer('v17', 'bar', 4, 'Ana Ruiz')],
+      unassigned_shifts: [shift('a', 8, 12, { bar: 1 }), shift('b', 14, 20, { bar: 1 })],
+    });
     expect(r.conflicts[0].suggestions[0]).to.deep.equal({ code: 'raise_max_hours', volunteer_id: 'v17', max_hours: 10, filled: 1 });
-    expect(r.conflicts[0].reasons[1]).to.equal('Raising the max_hours of Ana Ruiz (v17) from 4 to 10 would fill one more slot, and every slot filled now stays filled.');
+    expect(r.conflicts[0].reasons[1]).to.equal(
+      'Raising the max_hours of Ana Ruiz (v17) from 4 to 10 would fill one more slot, and every slot filled now stays filled.',
+    );
   });
 
   it('raise_max_hours with a hand-over when that needs less', async () => {
@@ -39,7 +45,13 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     const other = holder === 'x' ? 'y' : 'x';
     const c = r.conflicts.find((x: Json) => x.shift_id === 'long');
     const raises = c.suggestions.filter((s: Json) => s.code === 'raise_max_hours');
-    expect(raises).to.deep.include({ code: 'raise_max_hours', volunteer_id: holder, max_hours: 6, filled: 1, hand_over: { shift_id: 'short', volunteer_id: other } });
+    expect(raises).to.deep.include({
+      code: 'raise_max_hours',
+      volunteer_id: holder,
+      max_hours: 6,
+      filled: 1,
+      hand_over: { shift_id: 'short', volunteer_id: other },
+    });
     expect(raises).to.deep.include({ code: 'raise_max_hours', volunteer_id: other, max_hours: 6, filled: 1 });
   });
 
@@ -47,7 +59,10 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     const request = {
       volunteers: [volunteer('a', 'k', 999, 'Amy'), volunteer('b', 'k', 999, 'Bo')],
       unassigned_shifts: [shift('early', 8, 12, { k: 1 }), shift('mid', 10, 14, { k: 1 })],
-      current_assignments: [{ shift_id: 'early', volunteer_id: 'a' }, { shift_id: 'early', volunteer_id: 'b' }],
+      current_assignments: [
+        { shift_id: 'early', volunteer_id: 'a' },
+        { shift_id: 'early', volunteer_id: 'b' },
+      ],
     };
     const r = await scheduled(request);
     const c = r.conflicts.find((x: Json) => x.shift_id === 'mid');
@@ -62,7 +77,9 @@ describe('explanations: suggestions confirmed by re-solving', function () {
   it('add_volunteers alone: the group is too small', async () => {
     const r = await scheduled({ volunteers: [volunteer('m', 'medic', 999)], unassigned_shifts: [shift('s', 8, 12, { medic: 3 })] });
     expect(r.conflicts[0].suggestions).to.deep.equal([{ code: 'add_volunteers', group: 'medic', count: 2, filled: 2 }]);
-    expect(r.conflicts[0].reasons[1]).to.equal("Adding 2 volunteers to group 'medic', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the 2 missing slots.");
+    expect(r.conflicts[0].reasons[1]).to.equal(
+      "Adding 2 volunteers to group 'medic', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the 2 missing slots.",
+    );
   });
 
   it('says which short shifts were not explored when the time runs out', async () => {
@@ -94,7 +111,10 @@ describe('explanations: suggestions confirmed by re-solving', function () {
   });
 
   it('reports the explanation step in diagnostics', async () => {
-    const { result } = await solve({ volunteers: [volunteer('v', 'k', 4)], unassigned_shifts: [shift('a', 8, 12, { k: 1 }), shift('b', 13, 17, { k: 1 })] }, { debug: 'true' });
+    const { result } = await solve(
+      { volunteers: [volunteer('v', 'k', 4)], unassigned_shifts: [shift('a', 8, 12, { k: 1 }), shift('b', 13, 17, { k: 1 })] },
+      { debug: 'true' },
+    );
     expect(result.diagnostics.explanation.resolves).to.be.greaterThan(0);
     expect(result.diagnostics.explanation.incomplete_shifts).to.equal(0);
     expect(result.diagnostics.explanation.ms).to.be.a('number');
@@ -106,14 +126,27 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     const arb = fc
       .record({
         vols: fc.array(fc.record({ group: fc.constantFrom(...GROUPS), cap: fc.constantFrom(0, 2, 4, 6, 8, 999) }), { minLength: 1, maxLength: 5 }),
-        shifts: fc.array(fc.record({ start: fc.integer({ min: 0, max: 30 }), length: fc.integer({ min: 1, max: 8 }), a: fc.integer({ min: 0, max: 2 }), b: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 5 }),
+        shifts: fc.array(
+          fc.record({
+            start: fc.integer({ min: 0, max: 30 }),
+            length: fc.integer({ min: 1, max: 8 }),
+            a: fc.integer({ min: 0, max: 2 }),
+            b: fc.integer({ min: 0, max: 2 }),
+          }),
+          { minLength: 1, maxLength: 5 },
+        ),
         locks: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
       })
       .map(({ vols, shifts, locks }) => {
         const at = (h: number): string => new Date(Date.UTC(2026, 5, 6) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
         const request: Json = {
           volunteers: vols.map((v, i) => ({ id: `v${i}`, group: v.group, max_hours: v.cap })),
-          unassigned_shifts: shifts.map((s, i) => ({ id: `s${i}`, start: at(s.start), end: at(s.start + s.length), required_groups: { ...(s.a ? { a: s.a } : {}), ...(s.b ? { b: s.b } : {}) } })),
+          unassigned_shifts: shifts.map((s, i) => ({
+            id: `s${i}`,
+            start: at(s.start),
+            end: at(s.start + s.length),
+            required_groups: { ...(s.a ? { a: s.a } : {}), ...(s.b ? { b: s.b } : {}) },
+          })),
         };
         if (locks.length) request.current_assignments = locks.map(([v, s]) => ({ volunteer_id: `v${v % vols.length}`, shift_id: `s${s % shifts.length}` }));
         return request;

@@ -22,12 +22,21 @@ describe('overlapCliques', () => {
         const ov = (a: number, b: number) => windows[a]!.start < windows[b]!.end && windows[b]!.start < windows[a]!.end;
         for (let a = 0; a < windows.length; a++) {
           for (let b = a + 1; b < windows.length; b++) {
-            if (ov(a, b)) expect(cliques.some((c) => c.includes(a) && c.includes(b)), `pair ${a},${b}`).to.equal(true);
+            if (ov(a, b))
+              expect(
+                cliques.some((c) => c.includes(a) && c.includes(b)),
+                `pair ${a},${b}`,
+              ).to.equal(true);
           }
         }
         for (const c of cliques) {
           for (const a of c) for (const b of c) if (a !== b) expect(ov(a, b)).to.equal(true);
-          for (let x = 0; x < windows.length; x++) if (!c.includes(x)) expect(c.every((a) => ov(a, x)), `clique ${c} extends by ${x}`).to.equal(false);
+          for (let x = 0; x < windows.length; x++)
+            if (!c.includes(x))
+              expect(
+                c.every((a) => ov(a, x)),
+                `clique ${c} extends by ${x}`,
+              ).to.equal(false);
         }
       }),
       { numRuns: 300 },

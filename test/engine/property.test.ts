@@ -16,12 +16,21 @@ function requests(maxV: number, maxS: number): fc.Arbitrary<Json> {
     b: fc.integer({ min: 0, max: 2 }),
   });
   return fc
-    .record({ vols: fc.array(vol, { minLength: 1, maxLength: maxV }), shifts: fc.array(sh, { minLength: 1, maxLength: maxS }), locks: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }) })
+    .record({
+      vols: fc.array(vol, { minLength: 1, maxLength: maxV }),
+      shifts: fc.array(sh, { minLength: 1, maxLength: maxS }),
+      locks: fc.array(fc.tuple(fc.nat(), fc.nat()), { maxLength: 3 }),
+    })
     .map(({ vols, shifts, locks }) => {
       const at = (h: number): string => new Date(Date.UTC(2026, 5, 6) + h * 1_800_000).toISOString().replace('.000Z', 'Z');
       const request: Json = {
         volunteers: vols.map((v, i) => ({ id: `v${i}`, group: v.group, max_hours: v.cap })),
-        unassigned_shifts: shifts.map((s, i) => ({ id: `s${i}`, start: at(s.start), end: at(s.start + s.length), required_groups: { ...(s.a ? { a: s.a } : {}), ...(s.b ? { b: s.b } : {}) } })),
+        unassigned_shifts: shifts.map((s, i) => ({
+          id: `s${i}`,
+          start: at(s.start),
+          end: at(s.start + s.length),
+          required_groups: { ...(s.a ? { a: s.a } : {}), ...(s.b ? { b: s.b } : {}) },
+        })),
       };
       if (locks.length > 0) request.current_assignments = locks.map(([v, s]) => ({ volunteer_id: `v${v % vols.length}`, shift_id: `s${s % shifts.length}` }));
       return request;
@@ -41,9 +50,11 @@ function bestCoverage(request: Json): number {
     for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) base += Math.min(n, inShift[i]!.filter((v) => v.group === g).length);
   });
   const pairs: Array<[number, number]> = [];
-  vols.forEach((v, vi) => shifts.forEach((s, si) => {
-    if ((s.required_groups[v.group] ?? 0) > 0 && !lockKeys.has(`${v.id}|${s.id}`)) pairs.push([vi, si]);
-  }));
+  vols.forEach((v, vi) =>
+    shifts.forEach((s, si) => {
+      if ((s.required_groups[v.group] ?? 0) > 0 && !lockKeys.has(`${v.id}|${s.id}`)) pairs.push([vi, si]);
+    }),
+  );
   const held: number[][] = vols.map((v) => shifts.flatMap((s, si) => (lockKeys.has(`${v.id}|${s.id}`) ? [si] : [])));
   const lockedHours = held.map((list) => list.reduce((t, si) => t + hours(shifts[si]!), 0));
   const added = vols.map(() => [] as number[]);

@@ -18,7 +18,13 @@ const sub = (group: string): Subproblem => ({
   volunteers: [{ index: 0, id: 'a', cap: 8, locks: [] }],
   shifts: [{ index: 0, id: 's', start: 0, end: 4 * HOUR, hours: 4, required: 1, locked: 0 }],
 });
-const job = (group: string): SubproblemJob => ({ sub: sub(group), backend: 'highs', slice: { deadline: Date.now() + 60_000, ms: 60_000 }, lpText: false, maxMipPairs: 0 });
+const job = (group: string): SubproblemJob => ({
+  sub: sub(group),
+  backend: 'highs',
+  slice: { deadline: Date.now() + 60_000, ms: 60_000 },
+  lpText: false,
+  maxMipPairs: 0,
+});
 
 /** Timers that fire only when the test calls fire(); `waits` lists what was set, in ms. */
 class ManualTimers implements Timers {
@@ -125,9 +131,16 @@ describe('solver pool', function () {
   });
 
   it('a lost subproblem still gets a complete schedule (greedy fallback)', async () => {
-    const request = { volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)], unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })] };
+    const request = {
+      volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)],
+      unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })],
+    };
     const lost = { run: async () => ({ kind: 'lost' as const, reason: 'injected' }) };
-    const out = await scheduleProblem({ problem: normalizeRequest(request as never), warnings: [], backend: 'highs', budget: Budget.forTimeLimit(1), diagnostics: { lpText: false } }, lost, 1);
+    const out = await scheduleProblem(
+      { problem: normalizeRequest(request as never), warnings: [], backend: 'highs', budget: Budget.forTimeLimit(1), diagnostics: { lpText: false } },
+      lost,
+      1,
+    );
     const result = JSON.parse(toOrderedJson(out.result));
     expect(checkSchedule(request, result)).to.deep.equal([]);
     expect(result.unfilled_shifts).to.deep.equal([]);

@@ -7,7 +7,10 @@ import { csvFiles, fuzzApi, fuzzSeed, jsonBodies } from './payloads.js';
 
 describe('fuzz payloads replay from their seed', () => {
   it('gives the same bodies and files for the same seed', () => {
-    const draw = (seed: number): unknown[] => [fc.sample(jsonBodies, { seed, numRuns: 30 }), fc.sample(csvFiles('Name,Group,Max Hours'), { seed, numRuns: 30 }).map((b) => b.toString('latin1'))];
+    const draw = (seed: number): unknown[] => [
+      fc.sample(jsonBodies, { seed, numRuns: 30 }),
+      fc.sample(csvFiles('Name,Group,Max Hours'), { seed, numRuns: 30 }).map((b) => b.toString('latin1')),
+    ];
     expect(draw(20260606)).to.deep.equal(draw(20260606));
     expect(draw(20260606)).to.not.deep.equal(draw(20260607));
   });

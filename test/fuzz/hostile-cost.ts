@@ -22,7 +22,12 @@ interface Family {
 }
 
 const MB = 1024 * 1024;
-const shift = (i: number, groups: Record<string, number> = { g: 1 }): Record<string, unknown> => ({ id: `s${i}`, start: '2026-06-01T08:00:00Z', end: '2026-06-01T12:00:00Z', required_groups: groups });
+const shift = (i: number, groups: Record<string, number> = { g: 1 }): Record<string, unknown> => ({
+  id: `s${i}`,
+  start: '2026-06-01T08:00:00Z',
+  end: '2026-06-01T12:00:00Z',
+  required_groups: groups,
+});
 
 /** A JSON body of about `bytes`, repeating `item` in `key`. */
 function fill(key: string, base: Record<string, unknown>, item: (i: number) => unknown, count: number): Buffer {
@@ -31,19 +36,48 @@ function fill(key: string, base: Record<string, unknown>, item: (i: number) => u
 
 function multipart(parts: Array<{ name: string; file?: string; content: string }>): { body: Buffer; type: string } {
   const boundary = 'hostilecostboundary';
-  const chunks = parts.map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.file ? `; filename="${p.file}"` : ''}\r\n${p.file ? 'Content-Type: text/csv\r\n' : ''}\r\n${p.content}\r\n`);
+  const chunks = parts.map(
+    (p) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.file ? `; filename="${p.file}"` : ''}\r\n${p.file ? 'Content-Type: text/csv\r\n' : ''}\r\n${p.content}\r\n`,
+  );
   return { body: Buffer.from(`${chunks.join('')}--${boundary}--\r\n`), type: `multipart/form-data; boundary=${boundary}` };
 }
 
 function families(key: string): Family[] {
   const json = { 'Content-Type': 'application/json', Authorization: `Bearer ${key}` };
   const limitedVolunteers = 10_000;
-  const longIds = fill('current_assignments', { volunteers: Array.from({ length: limitedVolunteers }, (_, i) => ({ id: `v${i}`.padEnd(200, 'x'), group: 'g', max_hours: 8 })), unassigned_shifts: [shift(0)] }, (i) => ({ shift_id: 's0', volunteer_id: `w${i}`.padEnd(60, 'y') }), 45_000);
+  const longIds = fill(
+    'current_assignments',
+    {
+      volunteers: Array.from({ length: limitedVolunteers }, (_, i) => ({ id: `v${i}`.padEnd(200, 'x'), group: 'g', max_hours: 8 })),
+      unassigned_shifts: [shift(0)],
+    },
+    (i) => ({ shift_id: 's0', volunteer_id: `w${i}`.padEnd(60, 'y') }),
+    45_000,
+  );
   const manyKeys: Record<string, unknown> = { volunteers: [], unassigned_shifts: [] };
   for (let i = 0; i < 800_000; i++) manyKeys[`k${i}`] = 0;
-  const orphanGroups = fill('unassigned_shifts', { volunteers: Array.from({ length: limitedVolunteers }, (_, i) => ({ id: `v${i}`, group: `group-${i}`.padEnd(60, 'q'), max_hours: 8 })) }, (i) => shift(i, { [`other-${i}`.padEnd(60, 'z')]: 1 }), 10_000);
-  const badTypes = fill('volunteers', { unassigned_shifts: Array.from({ length: 10_000 }, () => ({ id: '', start: 'nope', end: 3, required_groups: 'x' })) }, () => ({ id: 5, group: [], max_hours: 'x' }), 10_000);
-  const wide = fill('current_assignments', { volunteers: Array.from({ length: 10_000 }, (_, i) => ({ id: `v${i}`, group: `g${i % 50}`, max_hours: 20 })), unassigned_shifts: Array.from({ length: 10_000 }, (_, i) => shift(i, { [`g${i % 50}`]: 2 })) }, (i) => ({ shift_id: `s${i % 10_000}`, volunteer_id: `v${(i * 7) % 10_000}` }), 50_000);
+  const orphanGroups = fill(
+    'unassigned_shifts',
+    { volunteers: Array.from({ length: limitedVolunteers }, (_, i) => ({ id: `v${i}`, group: `group-${i}`.padEnd(60, 'q'), max_hours: 8 })) },
+    (i) => shift(i, { [`other-${i}`.padEnd(60, 'z')]: 1 }),
+    10_000,
+  );
+  const badTypes = fill(
+    'volunteers',
+    { unassigned_shifts: Array.from({ length: 10_000 }, () => ({ id: '', start: 'nope', end: 3, required_groups: 'x' })) },
+    () => ({ id: 5, group: [], max_hours: 'x' }),
+    10_000,
+  );
+  const wide = fill(
+    'current_assignments',
+    {
+      volunteers: Array.from({ length: 10_000 }, (_, i) => ({ id: `v${i}`, group: `g${i % 50}`, max_hours: 20 })),
+      unassigned_shifts: Array.from({ length: 10_000 }, (_, i) => shift(i, { [`g${i % 50}`]: 2 })),
+    },
+    (i) => ({ shift_id: `s${i % 10_000}`, volunteer_id: `v${(i * 7) % 10_000}` }),
+    50_000,
+  );
   const deep = Buffer.from(`${'['.repeat(5 * MB)}${']'.repeat(5 * MB)}`);
   const cell = multipart([
     { name: 'volunteers', file: 'v.csv', content: 'Name,Group,Max Hours\r\nAna,g,8\r\n' },
@@ -58,7 +92,11 @@ function families(key: string): Family[] {
     { name: 'shifts', file: 's.csv', content: 'Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n' },
   ]);
   const badCells = multipart([
-    { name: 'volunteers', file: 'v.csv', content: `Name,Group,Max Hours\r\n${Array.from({ length: 10_000 }, (_, i) => `${`v${i}`.padEnd(990, 'n')},,${'9'.repeat(9)}x\r\n`).join('')}` },
+    {
+      name: 'volunteers',
+      file: 'v.csv',
+      content: `Name,Group,Max Hours\r\n${Array.from({ length: 10_000 }, (_, i) => `${`v${i}`.padEnd(990, 'n')},,${'9'.repeat(9)}x\r\n`).join('')}`,
+    },
     { name: 'shifts', file: 's.csv', content: 'Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n' },
   ]);
   return [
@@ -68,21 +106,59 @@ function families(key: string): Family[] {
     { name: '70k type errors (validate)', method: 'POST', path: '/api/validate', headers: json, body: badTypes, times: 3 },
     { name: '10k x 10k, 50k locks (validate)', method: 'POST', path: '/api/validate', headers: json, body: wide, times: 3 },
     { name: '5M-deep JSON array (schedule)', method: 'POST', path: '/api/schedule', headers: json, body: deep, times: 3 },
-    { name: '9 MB Groups cell of spaces (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': cell.type, Authorization: `Bearer ${key}` }, body: cell.body, times: 3 },
-    { name: '1M extra CSV columns (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': columns.type, Authorization: `Bearer ${key}` }, body: columns.body, times: 3 },
-    { name: '1.2M CSV rows, past MAX_VOLUNTEERS (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': manyRows.type, Authorization: `Bearer ${key}` }, body: manyRows.body, times: 3 },
-    { name: '10k CSV rows of long bad cells (csv)', method: 'POST', path: '/api/schedule/csv', headers: { 'Content-Type': badCells.type, Authorization: `Bearer ${key}` }, body: badCells.body, times: 3 },
-    { name: 'Bearer + 16k spaces, no key', method: 'POST', path: '/api/validate', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${' '.repeat(16_000)}x y` }, body: Buffer.from('{}'), times: 200 },
+    {
+      name: '9 MB Groups cell of spaces (csv)',
+      method: 'POST',
+      path: '/api/schedule/csv',
+      headers: { 'Content-Type': cell.type, Authorization: `Bearer ${key}` },
+      body: cell.body,
+      times: 3,
+    },
+    {
+      name: '1M extra CSV columns (csv)',
+      method: 'POST',
+      path: '/api/schedule/csv',
+      headers: { 'Content-Type': columns.type, Authorization: `Bearer ${key}` },
+      body: columns.body,
+      times: 3,
+    },
+    {
+      name: '1.2M CSV rows, past MAX_VOLUNTEERS (csv)',
+      method: 'POST',
+      path: '/api/schedule/csv',
+      headers: { 'Content-Type': manyRows.type, Authorization: `Bearer ${key}` },
+      body: manyRows.body,
+      times: 3,
+    },
+    {
+      name: '10k CSV rows of long bad cells (csv)',
+      method: 'POST',
+      path: '/api/schedule/csv',
+      headers: { 'Content-Type': badCells.type, Authorization: `Bearer ${key}` },
+      body: badCells.body,
+      times: 3,
+    },
+    {
+      name: 'Bearer + 16k spaces, no key',
+      method: 'POST',
+      path: '/api/validate',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${' '.repeat(16_000)}x y` },
+      body: Buffer.from('{}'),
+      times: 200,
+    },
   ];
 }
 
 function send(port: number, family: Pick<Family, 'method' | 'path' | 'headers' | 'body'>): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: family.method, path: family.path, headers: { ...family.headers, 'Content-Length': String(family.body.length) } }, (res) => {
-      let bytes = 0;
-      res.on('data', (d: Buffer) => (bytes += d.length));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: family.method, path: family.path, headers: { ...family.headers, 'Content-Length': String(family.body.length) } },
+      (res) => {
+        let bytes = 0;
+        res.on('data', (d: Buffer) => (bytes += d.length));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+      },
+    );
     req.on('error', reject);
     req.end(family.body);
   });
@@ -144,7 +220,9 @@ export async function hostileCost(): Promise<CostRow[]> {
         worst_healthz_ms: Math.round(worstHealthz),
         response_kb: Math.round(bytes / 1024),
       };
-      console.log(`| ${row.family} | ${row.body_mb} | ${row.statuses} | ${row.worst_request_ms} | ${row.worst_loop_delay_ms} | ${row.worst_healthz_ms} | ${row.response_kb} |`);
+      console.log(
+        `| ${row.family} | ${row.body_mb} | ${row.statuses} | ${row.worst_request_ms} | ${row.worst_loop_delay_ms} | ${row.worst_healthz_ms} | ${row.response_kb} |`,
+      );
       rows.push(row);
     }
   } finally {

@@ -27,7 +27,24 @@ const weird = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
 );
 
-const paths = ['volunteers', 'unassigned_shifts', 'current_assignments', 'volunteers.0', 'volunteers.0.id', 'volunteers.0.group', 'volunteers.0.max_hours', 'volunteers.1.name', 'unassigned_shifts.0', 'unassigned_shifts.0.id', 'unassigned_shifts.0.start', 'unassigned_shifts.0.end', 'unassigned_shifts.0.required_groups', 'unassigned_shifts.0.required_groups.kitchen', 'current_assignments.0.shift_id', 'current_assignments.0.volunteer_id'];
+const paths = [
+  'volunteers',
+  'unassigned_shifts',
+  'current_assignments',
+  'volunteers.0',
+  'volunteers.0.id',
+  'volunteers.0.group',
+  'volunteers.0.max_hours',
+  'volunteers.1.name',
+  'unassigned_shifts.0',
+  'unassigned_shifts.0.id',
+  'unassigned_shifts.0.start',
+  'unassigned_shifts.0.end',
+  'unassigned_shifts.0.required_groups',
+  'unassigned_shifts.0.required_groups.kitchen',
+  'current_assignments.0.shift_id',
+  'current_assignments.0.volunteer_id',
+];
 
 function mutate(path: string, value: unknown): Json {
   const body = structuredClone(BASE);
@@ -51,7 +68,28 @@ export const jsonBodies: fc.Arbitrary<string> = fc.oneof(
   fc.constant('{"volunteers": [], "unassigned_shifts": [], "__proto__": {"polluted": true}}'),
 );
 
-const cell = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('=cmd|" /C calc"!A0', '+1+1', '-2', '@SUM(A1)', '"', '""', ',', '\r\n', '12:00 AM', '2/30/2026 9:00 AM', 'kitchen:', ':2', 'a:1,a:2', '999', '-1', '1e9', 'NaN'));
+const cell = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.constantFrom(
+    '=cmd|" /C calc"!A0',
+    '+1+1',
+    '-2',
+    '@SUM(A1)',
+    '"',
+    '""',
+    ',',
+    '\r\n',
+    '12:00 AM',
+    '2/30/2026 9:00 AM',
+    'kitchen:',
+    ':2',
+    'a:1,a:2',
+    '999',
+    '-1',
+    '1e9',
+    'NaN',
+  ),
+);
 const row = fc.array(cell, { minLength: 0, maxLength: 7 }).map((cells) => cells.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','));
 
 /** A CSV file: a plausible header and random rows, or raw bytes. */
@@ -76,7 +114,8 @@ export function expectSane(res: { status: number; headers: Record<string, string
 export function fuzzSeed(env: Record<string, string | undefined> = process.env): number {
   const given = env.FUZZ_SEED;
   if (given === undefined || given.trim() === '') return (Date.now() ^ Math.floor(Math.random() * 0x1_0000_0000)) | 0;
-  if (!/^-?\d+$/.test(given.trim()) || Number(given) !== (Number(given) | 0)) throw new Error(`FUZZ_SEED is '${given}'; expected a 32-bit integer, as printed by an earlier run.`);
+  if (!/^-?\d+$/.test(given.trim()) || Number(given) !== (Number(given) | 0))
+    throw new Error(`FUZZ_SEED is '${given}'; expected a 32-bit integer, as printed by an earlier run.`);
   return Number(given);
 }
 
@@ -92,7 +131,9 @@ export async function fuzzApi(t: TestApp, runs: number, seed: number): Promise<n
     try {
       await run();
     } catch (e) {
-      throw new Error(`fuzz ${what} failed with FUZZ_SEED=${seed} (replay: FUZZ_SEED=${seed} npm test)\n${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new Error(`fuzz ${what} failed with FUZZ_SEED=${seed} (replay: FUZZ_SEED=${seed} npm test)\n${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
     }
   };
   await replayable('JSON bodies', () =>
@@ -107,13 +148,18 @@ export async function fuzzApi(t: TestApp, runs: number, seed: number): Promise<n
   );
   await replayable('CSV files', () =>
     fc.assert(
-      fc.asyncProperty(csvFiles('Name,Group,Max Hours'), csvFiles('Name,Start,End,Groups'), fc.constantFrom(undefined, 'UTC', 'America/Chicago', 'Nowhere/City', ''), async (v, s, tz) => {
-        let req = t.request.post('/api/schedule/csv?time_limit=1').attach('volunteers', v, 'v.csv').attach('shifts', s, 's.csv');
-        if (tz !== undefined) req = req.field('timezone', tz);
-        const res = await req;
-        requests++;
-        expectSane(res, `csv ${v.toString('latin1').slice(0, 120)} | ${s.toString('latin1').slice(0, 120)}`);
-      }),
+      fc.asyncProperty(
+        csvFiles('Name,Group,Max Hours'),
+        csvFiles('Name,Start,End,Groups'),
+        fc.constantFrom(undefined, 'UTC', 'America/Chicago', 'Nowhere/City', ''),
+        async (v, s, tz) => {
+          let req = t.request.post('/api/schedule/csv?time_limit=1').attach('volunteers', v, 'v.csv').attach('shifts', s, 's.csv');
+          if (tz !== undefined) req = req.field('timezone', tz);
+          const res = await req;
+          requests++;
+          expectSane(res, `csv ${v.toString('latin1').slice(0, 120)} | ${s.toString('latin1').slice(0, 120)}`);
+        },
+      ),
       params,
     ),
   );

@@ -16,14 +16,18 @@ await openSharedStore();
 try {
   if (process.env.FUZZ_COST !== 'only') {
     const made = await fuzzApi(testApp(), perProperty, seed);
-    console.log(`fuzz: ${made} requests (${perProperty} cases per property, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s: no 500, no hang, every error problem+json`);
+    console.log(
+      `fuzz: ${made} requests (${perProperty} cases per property, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s: no 500, no hang, every error problem+json`,
+    );
   }
   if (process.env.FUZZ_COST !== 'skip') {
     console.log('\nhostile cost (largest allowed size; event loop target <= 250 ms, /healthz < 300 ms)');
     console.log('| family | body MB | status | worst request ms | worst event-loop delay ms | worst /healthz ms | response KB |');
     console.log('| --- | --- | --- | --- | --- | --- | --- |');
     const rows = await hostileCost();
-    const over = rows.filter((r) => r.worst_loop_delay_ms > 250 || r.worst_healthz_ms > 300 || r.statuses.split('/').some((s) => s.startsWith('5') && s !== '503'));
+    const over = rows.filter(
+      (r) => r.worst_loop_delay_ms > 250 || r.worst_healthz_ms > 300 || r.statuses.split('/').some((s) => s.startsWith('5') && s !== '503'),
+    );
     if (over.length > 0) {
       console.error(`over target: ${over.map((r) => r.family).join('; ')}`);
       process.exitCode = 1;

@@ -83,7 +83,12 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
     anonymous: supertest(app.callback()),
     key,
     logText: () => chunks.join(''),
-    logs: () => chunks.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>),
+    logs: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
 }
 

@@ -22,7 +22,11 @@ export async function inProcess(): Promise<Scheduler> {
 export type Json = Record<string, any>;
 
 export async function solve(request: unknown, call: Partial<ScheduleCall> = {}): Promise<{ result: Json; json: string; status: string }> {
-  const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 10, debug: 'off', ...call }, { schemas: schemas(), limits: loadConfig({}).limits, scheduler: await inProcess() });
+  const answer = await scheduleRequest(
+    request,
+    { backend: 'highs', timeLimitS: 10, debug: 'off', ...call },
+    { schemas: schemas(), limits: loadConfig({}).limits, scheduler: await inProcess() },
+  );
   return { result: JSON.parse(answer.json) as Json, json: answer.json, status: answer.output.status };
 }
 

@@ -23,8 +23,19 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
     let store: KeyStore;
     let now: Date;
     let pending: Set<Promise<void>>;
-    const keyOf = async (user: string, quota: number): Promise<string> => formatKey(SECRET, user, (await store.issue(user, `${user} name`, `${user} use`, quota, now)).nonce);
-    const app = () => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store, secret: SECRET, clock: () => now, pendingWrites: pending });
+    const keyOf = async (user: string, quota: number): Promise<string> =>
+      formatKey(SECRET, user, (await store.issue(user, `${user} name`, `${user} use`, quota, now)).nonce);
+    const app = () =>
+      createApp({
+        config: loadConfig({}),
+        logger: createLogger('silent'),
+        schemas: schemas(),
+        scheduler: pool(),
+        store,
+        secret: SECRET,
+        clock: () => now,
+        pendingWrites: pending,
+      });
     const settle = async (): Promise<void> => {
       await Promise.all([...pending]);
     };
@@ -59,8 +70,16 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       it('accepts a valid key', async () => {
         expect((await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${key}`).send(BODY)).status).to.equal(200);
       });
-      it('401: no Authorization header', async () => expect401(await supertest(app().callback()).post('/api/validate').send(BODY), /^The Authorization header is missing/));
-      it('401: not a Bearer key', async () => expect401(await supertest(app().callback()).post('/api/validate').set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`).send(BODY), /is not a Bearer key.*'Basic'/));
+      it('401: no Authorization header', async () =>
+        expect401(await supertest(app().callback()).post('/api/validate').send(BODY), /^The Authorization header is missing/));
+      it('401: not a Bearer key', async () =>
+        expect401(
+          await supertest(app().callback())
+            .post('/api/validate')
+            .set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`)
+            .send(BODY),
+          /is not a Bearer key.*'Basic'/,
+        ));
       for (const [what, bad] of [
         ['one part only', 'auth-user'],
         ['an empty signature', 'auth-user.'],
@@ -70,13 +89,26 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       ] as const) {
         it(`401: malformed key (${what}) says v1.0 keys are not accepted`, async () => {
           const value = bad === 'TRIM' ? key.slice(0, -5) : bad;
-          expect401(await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${value}`).send(BODY), /^The key is malformed.*Keys from version 1\.0 are not accepted: request a new key/);
+          expect401(
+            await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${value}`).send(BODY),
+            /^The key is malformed.*Keys from version 1\.0 are not accepted: request a new key/,
+          );
         });
       }
-      it('401: unknown user', async () => expect401(await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer nobody.${'A'.repeat(43)}`).send(BODY), /^No key was issued for user 'nobody'/));
+      it('401: unknown user', async () =>
+        expect401(
+          await supertest(app().callback())
+            .post('/api/validate')
+            .set('Authorization', `Bearer nobody.${'A'.repeat(43)}`)
+            .send(BODY),
+          /^No key was issued for user 'nobody'/,
+        ));
       it('401: invalid signature', async () => {
         const forged = `auth-user.${'B'.repeat(43)}`;
-        expect401(await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${forged}`).send(BODY), /^The key's signature is not valid for user 'auth-user'/);
+        expect401(
+          await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${forged}`).send(BODY),
+          /^The key's signature is not valid for user 'auth-user'/,
+        );
       });
       it('401: an earlier key after a new one was issued', async () => {
         const old = await keyOf('reissued', 10);
@@ -88,10 +120,16 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       it('401: revoked', async () => {
         const k = await keyOf('to-revoke', 10);
         await store.revoke('to-revoke', now);
-        expect401(await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${k}`).send(BODY), /^The key of user 'to-revoke' was revoked on 2026-06-01T22:00:00.000Z/);
+        expect401(
+          await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${k}`).send(BODY),
+          /^The key of user 'to-revoke' was revoked on 2026-06-01T22:00:00.000Z/,
+        );
       });
       it('401: a key in the query string or another header, even beside a valid one', async () => {
-        expect401(await supertest(app().callback()).post(`/api/validate?key=${key}`).set('Authorization', `Bearer ${key}`).send(BODY), /query parameter 'key'.*only read from the Authorization header/);
+        expect401(
+          await supertest(app().callback()).post(`/api/validate?key=${key}`).set('Authorization', `Bearer ${key}`).send(BODY),
+          /query parameter 'key'.*only read from the Authorization header/,
+        );
         expect401(await supertest(app().callback()).post('/api/validate').set('X-API-Key', key).send(BODY), /header 'x-api-key'/);
       });
       it('public paths need no key', async () => {
@@ -100,7 +138,10 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       it('401s are neither counted nor recorded', async () => {
         const k = await keyOf('counted', 10);
         const user = k.split('.')[0]!;
-        await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${user}.${'C'.repeat(43)}`).send(BODY);
+        await supertest(app().callback())
+          .post('/api/validate')
+          .set('Authorization', `Bearer ${user}.${'C'.repeat(43)}`)
+          .send(BODY);
         await settle();
         expect(await store.count(user, '2026-06-01')).to.equal(0);
         expect(await store.history(user, 10)).to.deep.equal([]);
@@ -224,7 +265,17 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       const second = await KeyStore.open(database.url);
       const servers: Server[] = [];
       try {
-        const appFor = (s: KeyStore) => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store: s, secret: SECRET, clock: () => now, pendingWrites: pending });
+        const appFor = (s: KeyStore) =>
+          createApp({
+            config: loadConfig({}),
+            logger: createLogger('silent'),
+            schemas: schemas(),
+            scheduler: pool(),
+            store: s,
+            secret: SECRET,
+            clock: () => now,
+            pendingWrites: pending,
+          });
         for (const s of [store, second]) {
           const server = createServer(appFor(s).callback());
           await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -233,7 +284,11 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
         const ports = servers.map((s) => (s.address() as { port: number }).port);
         const statuses = await Promise.all(
           Array.from({ length: 200 }, (_, i) =>
-            fetch(`http://127.0.0.1:${ports[i % 2]}/api/validate`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(BODY) }).then((r) => r.status),
+            fetch(`http://127.0.0.1:${ports[i % 2]}/api/validate`, {
+              method: 'POST',
+              headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+              body: JSON.stringify(BODY),
+            }).then((r) => r.status),
           ),
         );
         expect(statuses.filter((s) => s === 200)).to.have.length(50);

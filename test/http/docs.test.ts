@@ -21,7 +21,15 @@ describe('GET /docs in headless Chromium', function () {
     // Debian's Chromium (apt-get install chromium); .ci/run installs it when missing.
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   after(async () => {
@@ -43,7 +51,18 @@ describe('GET /docs in headless Chromium', function () {
     await page.goto(`${base}/docs`);
     await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
     const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
-    expect(paths).to.include.members(['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/usage', '/problems/{slug}', '/schemas/{file}', '/healthz', '/readyz', '/metrics', '/openapi.json']);
+    expect(paths).to.include.members([
+      '/api/schedule',
+      '/api/schedule/csv',
+      '/api/validate',
+      '/api/usage',
+      '/problems/{slug}',
+      '/schemas/{file}',
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/openapi.json',
+    ]);
     // The request body of POST /api/schedule comes from schemas/schedule-request.json, by $ref.
     await page.click('#operations-scheduling-schedule .opblock-summary');
     await page.waitForSelector('#operations-scheduling-schedule .opblock-body', { timeout: 10_000 });

@@ -48,7 +48,10 @@ describe('error model (RFC 9457 problem+json)', () => {
 
   it('400 invalid-json for a __proto__ key, and nothing is polluted', async () => {
     const { request } = testApp();
-    const res = await request.post('/api/validate').set('Content-Type', 'application/json').send('{"volunteers": [], "unassigned_shifts": [{"id": "s", "required_groups": {"__proto__": {"polluted": 1}}}]}');
+    const res = await request
+      .post('/api/validate')
+      .set('Content-Type', 'application/json')
+      .send('{"volunteers": [], "unassigned_shifts": [{"id": "s", "required_groups": {"__proto__": {"polluted": 1}}}]}');
     expectProblem(res, 400, 'invalid-json');
     expect(res.body.detail).to.match(/forbidden prototype property/);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
@@ -59,10 +62,14 @@ describe('error model (RFC 9457 problem+json)', () => {
     const server = createServer(app.callback()).listen(0);
     try {
       const port = (server.address() as { port: number }).port;
-      const ok = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [gzipSync(JSON.stringify(fixture('requests/festival-small.json')))]);
+      const ok = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [
+        gzipSync(JSON.stringify(fixture('requests/festival-small.json'))),
+      ]);
       expect(ok.status).to.equal(200);
       expect(ok.body.valid).to.equal(true);
-      const bad = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [Buffer.from('{"not": "gzip"}')]);
+      const bad = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [
+        Buffer.from('{"not": "gzip"}'),
+      ]);
       expect(bad.status).to.equal(400);
       expect(bad.body.type).to.equal('/problems/invalid-encoding');
       expect(bad.body.detail).to.match(/^The body could not be decompressed/);
@@ -128,9 +135,12 @@ describe('error model (RFC 9457 problem+json)', () => {
   it('500 internal shows no internals and logs the cause with the request id', async () => {
     const broken: SchemaRegistry = {
       ...schemas(),
-      validateRequest: Object.assign(() => {
-        throw new Error('secret internal state at /srv/x.js:42');
-      }, { errors: null }) as unknown as SchemaRegistry['validateRequest'],
+      validateRequest: Object.assign(
+        () => {
+          throw new Error('secret internal state at /srv/x.js:42');
+        },
+        { errors: null },
+      ) as unknown as SchemaRegistry['validateRequest'],
     };
     const t = testApp({}, { schemas: broken });
     const res = await t.request.post('/api/validate').send(fixture('requests/festival-small.json'));
@@ -173,7 +183,21 @@ describe('error model (RFC 9457 problem+json)', () => {
   });
 
   describe('GET /problems/<slug>', () => {
-    const slugs = ['invalid-json', 'invalid-request', 'invalid-csv', 'invalid-encoding', 'invalid-multipart', 'unauthorized', 'quota-exceeded', 'payload-too-large', 'unsupported-media-type', 'not-found', 'method-not-allowed', 'overloaded', 'internal'];
+    const slugs = [
+      'invalid-json',
+      'invalid-request',
+      'invalid-csv',
+      'invalid-encoding',
+      'invalid-multipart',
+      'unauthorized',
+      'quota-exceeded',
+      'payload-too-large',
+      'unsupported-media-type',
+      'not-found',
+      'method-not-allowed',
+      'overloaded',
+      'internal',
+    ];
 
     it('explains every problem type of the contract as an HTML page', async () => {
       const { request } = testApp();

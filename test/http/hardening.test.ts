@@ -9,7 +9,11 @@ describe('hardening: headers, CORS, admission control', function () {
 
   it('puts security headers on every response, success and problem', async () => {
     const t = testApp();
-    for (const res of [await t.request.post('/api/validate').send({ volunteers: [], unassigned_shifts: [] }), await t.anonymous.get('/nope'), await t.anonymous.get('/docs')]) {
+    for (const res of [
+      await t.request.post('/api/validate').send({ volunteers: [], unassigned_shifts: [] }),
+      await t.anonymous.get('/nope'),
+      await t.anonymous.get('/docs'),
+    ]) {
       expect(res.headers['x-content-type-options']).to.equal('nosniff');
       expect(res.headers['content-security-policy']).to.include("default-src 'self'").and.include("frame-ancestors 'none'").and.include("script-src 'self'");
       expect(res.headers['referrer-policy']).to.equal('no-referrer');
@@ -20,7 +24,11 @@ describe('hardening: headers, CORS, admission control', function () {
 
   it('answers CORS only for the configured origins', async () => {
     const t = testApp({ CORS_ORIGINS: 'https://rota.example.org' });
-    const preflight = await t.anonymous.options('/api/schedule').set('Origin', 'https://rota.example.org').set('Access-Control-Request-Method', 'POST').set('Access-Control-Request-Headers', 'authorization,content-type');
+    const preflight = await t.anonymous
+      .options('/api/schedule')
+      .set('Origin', 'https://rota.example.org')
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'authorization,content-type');
     expect(preflight.status).to.equal(204);
     expect(preflight.headers['access-control-allow-origin']).to.equal('https://rota.example.org');
     expect(preflight.headers['access-control-allow-headers']).to.match(/Authorization/);
@@ -38,16 +46,22 @@ describe('hardening: headers, CORS, admission control', function () {
     const inFlight = new Promise<void>((resolve) => (reachedSolver = resolve));
     let letGo!: () => void;
     const held = new Promise<void>((resolve) => (letGo = resolve));
-    const t = testApp({ SOLVER_WORKERS: '1', SOLVE_QUEUE_MAX: '0' }, {
-      scheduler: Object.assign(Object.create(pool()) as Scheduler, {
-        solve: async (request: Parameters<Scheduler['solve']>[0]) => {
-          reachedSolver();
-          await held;
-          return pool().solve(request);
-        },
-      }),
-    });
-    const first = t.request.post('/api/schedule').send(fixture('requests/festival-small.json')).then((r) => r);
+    const t = testApp(
+      { SOLVER_WORKERS: '1', SOLVE_QUEUE_MAX: '0' },
+      {
+        scheduler: Object.assign(Object.create(pool()) as Scheduler, {
+          solve: async (request: Parameters<Scheduler['solve']>[0]) => {
+            reachedSolver();
+            await held;
+            return pool().solve(request);
+          },
+        }),
+      },
+    );
+    const first = t.request
+      .post('/api/schedule')
+      .send(fixture('requests/festival-small.json'))
+      .then((r) => r);
     await inFlight;
     const second = await t.request.post('/api/schedule').send(fixture('requests/festival-small.json'));
     expect(second.status).to.equal(503);

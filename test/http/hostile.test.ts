@@ -40,7 +40,11 @@ describe('hostile input: bounded work per request', () => {
   it('hints for 1,000 long ids and many unknown ones stay within one budget per request', () => {
     const volunteers = Array.from({ length: 1000 }, (_, i) => ({ id: `v${i}`.padEnd(200, 'x'), group: 'g', max_hours: 8 }));
     const current_assignments = Array.from({ length: 400 }, (_, i) => ({ shift_id: 's', volunteer_id: `w${i}`.padEnd(200, 'y') }));
-    const body = { volunteers, unassigned_shifts: [{ id: 's', start: '2026-06-01T08:00:00Z', end: '2026-06-01T12:00:00Z', required_groups: { g: 1 } }], current_assignments };
+    const body = {
+      volunteers,
+      unassigned_shifts: [{ id: 's', start: '2026-06-01T08:00:00Z', end: '2026-06-01T12:00:00Z', required_groups: { g: 1 } }],
+      current_assignments,
+    };
     const result = validateScheduleRequest(body, schemas());
     expect(result.valid).to.equal(false);
     // Long names get no hint at all (MAX_HINT_NAME_LENGTH), so nothing is compared.
@@ -60,13 +64,19 @@ describe('hostile input: bounded work per request', () => {
     expect(bearerToken(`Bearer ${' '.repeat(16_000)}x y`)).to.equal(undefined);
     expect(bearerToken('bearer   abc.def  ')).to.equal('abc.def');
     expect(bearerToken('Basic abc')).to.equal(undefined);
-    const res = await testApp().anonymous.post('/api/validate').set('Authorization', `Bearer ${' '.repeat(16_000)}x y`).send({});
+    const res = await testApp()
+      .anonymous.post('/api/validate')
+      .set('Authorization', `Bearer ${' '.repeat(16_000)}x y`)
+      .send({});
     expect(res.status).to.equal(401);
   });
 
   it('a Groups cell of 40,000 spaces and a colon is read in linear time and reported', async () => {
     const shifts = `Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,"${' '.repeat(40_000)}:x"\r\n`;
-    const res = await testApp().request.post('/api/schedule/csv').attach('volunteers', Buffer.from('Name,Group,Max Hours\r\nAna,g,8\r\n'), 'v.csv').attach('shifts', Buffer.from(shifts), 's.csv');
+    const res = await testApp()
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', Buffer.from('Name,Group,Max Hours\r\nAna,g,8\r\n'), 'v.csv')
+      .attach('shifts', Buffer.from(shifts), 's.csv');
     expect(res.status).to.equal(400);
     expect(res.body.errors[0].message).to.match(/has no group name before the colon/);
   });
@@ -80,24 +90,40 @@ describe('hostile input: bounded work per request', () => {
     expect(unknown).to.have.length(WARNINGS_PER_CODE);
     const truncated = res.body.warnings.filter((w: Json) => w.code === TRUNCATED_CODE);
     expect(truncated).to.have.length(1);
-    expect(truncated[0].message).to.equal("4,900 more warnings of code 'unknown_property' are not listed (at most 100 per code are); fix the ones listed and check again.");
+    expect(truncated[0].message).to.equal(
+      "4,900 more warnings of code 'unknown_property' are not listed (at most 100 per code are); fix the ones listed and check again.",
+    );
   });
 
   it('caps the ignored-column warnings of a CSV header with thousands of extra columns', async () => {
     const header = ['Name', 'Group', 'Max Hours', ...Array.from({ length: 3000 }, (_, i) => `c${i}`)].join(',');
-    const res = await testApp().request.post('/api/schedule/csv?time_limit=1').attach('volunteers', Buffer.from(`${header}\r\nAna,g,8\r\n`), 'v.csv').attach('shifts', Buffer.from('Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n'), 's.csv');
+    const res = await testApp()
+      .request.post('/api/schedule/csv?time_limit=1')
+      .attach('volunteers', Buffer.from(`${header}\r\nAna,g,8\r\n`), 'v.csv')
+      .attach('shifts', Buffer.from('Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n'), 's.csv');
     expect(res.status).to.equal(200);
     expect(res.body.warnings.filter((w: Json) => w.code === 'csv_column_ignored')).to.have.length(WARNINGS_PER_CODE);
     expect(res.body.warnings.find((w: Json) => w.code === TRUNCATED_CODE).message).to.match(/^2,900 more warnings of code 'csv_column_ignored'/);
   });
 
   it('many locks of one volunteer in one hour: overlaps are counted, not all listed', () => {
-    const shifts = Array.from({ length: 2000 }, (_, i) => ({ id: `s${i}`, start: '2026-06-01T08:00:00Z', end: '2026-06-01T09:00:00Z', required_groups: { g: 1 } }));
-    const body = { volunteers: [{ id: 'v', group: 'g', max_hours: 999 }], unassigned_shifts: shifts, current_assignments: shifts.map((s) => ({ shift_id: s.id, volunteer_id: 'v' })) };
+    const shifts = Array.from({ length: 2000 }, (_, i) => ({
+      id: `s${i}`,
+      start: '2026-06-01T08:00:00Z',
+      end: '2026-06-01T09:00:00Z',
+      required_groups: { g: 1 },
+    }));
+    const body = {
+      volunteers: [{ id: 'v', group: 'g', max_hours: 999 }],
+      unassigned_shifts: shifts,
+      current_assignments: shifts.map((s) => ({ shift_id: s.id, volunteer_id: 'v' })),
+    };
     const result = validateScheduleRequest(body, schemas());
     expect(result.warnings.filter((w) => w.code === 'lock_overlap')).to.have.length(WARNINGS_PER_CODE);
     const pairs = (2000 * 1999) / 2;
-    expect(result.warnings.find((w) => w.code === TRUNCATED_CODE)?.message).to.equal(`${(pairs - 100).toLocaleString('en-US')} more warnings of code 'lock_overlap' are not listed (at most 100 per code are); fix the ones listed and check again.`);
+    expect(result.warnings.find((w) => w.code === TRUNCATED_CODE)?.message).to.equal(
+      `${(pairs - 100).toLocaleString('en-US')} more warnings of code 'lock_overlap' are not listed (at most 100 per code are); fix the ones listed and check again.`,
+    );
   });
 
   it('refuses a property name over MAX_STRING_LENGTH with 413, before echoing it', async () => {
@@ -128,8 +154,14 @@ describe('hostile input: numbers have upper bounds', () => {
     const res = await testApp().request.post('/api/schedule').send(body);
     expect(res.status).to.equal(400);
     const byPointer = new Map(res.body.errors.map((e: Json) => [e.pointer, e]));
-    expect(byPointer.get('/unassigned_shifts/0/required_groups/kitchen')).to.include({ code: 'out_of_range', message: "the headcount of group 'kitchen' must be at most 100,000, not 1e+308." });
-    expect(byPointer.get('/volunteers/0/max_hours')).to.include({ code: 'out_of_range', message: 'max_hours must be at most 100,000; use 999 for unlimited, not 1e+308.' });
+    expect(byPointer.get('/unassigned_shifts/0/required_groups/kitchen')).to.include({
+      code: 'out_of_range',
+      message: "the headcount of group 'kitchen' must be at most 100,000, not 1e+308.",
+    });
+    expect(byPointer.get('/volunteers/0/max_hours')).to.include({
+      code: 'out_of_range',
+      message: 'max_hours must be at most 100,000; use 999 for unlimited, not 1e+308.',
+    });
   });
 
   it('a CSV count or Max Hours past the bound is a bad cell', async () => {
@@ -148,12 +180,27 @@ describe('hostile input: every body-reading failure is its own 4xx', () => {
   const raw = (body: unknown): string => body as string;
   it('a corrupt br body is 400 invalid-encoding; an unknown encoding is 415', async () => {
     const t = testApp();
-    const corrupt = await t.request.post('/api/validate').set('Content-Type', 'application/json').set('Content-Encoding', 'br').serialize(raw).send(Buffer.from('this is not brotli at all, not at all'));
+    const corrupt = await t.request
+      .post('/api/validate')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'br')
+      .serialize(raw)
+      .send(Buffer.from('this is not brotli at all, not at all'));
     expect(corrupt.status).to.equal(400);
     expect(corrupt.body.type).to.equal('/problems/invalid-encoding');
-    const ok = await t.request.post('/api/validate').set('Content-Type', 'application/json').set('Content-Encoding', 'br').serialize(raw).send(brotliCompressSync(Buffer.from('{"volunteers":[],"unassigned_shifts":[]}')));
+    const ok = await t.request
+      .post('/api/validate')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'br')
+      .serialize(raw)
+      .send(brotliCompressSync(Buffer.from('{"volunteers":[],"unassigned_shifts":[]}')));
     expect(ok.status).to.equal(200);
-    const unknown = await t.request.post('/api/validate').set('Content-Type', 'application/json').set('Content-Encoding', 'zstd').serialize(raw).send(Buffer.from('{}'));
+    const unknown = await t.request
+      .post('/api/validate')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'zstd')
+      .serialize(raw)
+      .send(Buffer.from('{}'));
     expect(unknown.status).to.equal(415);
     expect(unknown.body.detail).to.equal("Content-Encoding 'zstd' is not supported; send the body uncompressed, or as gzip, deflate or br.");
   });
@@ -163,7 +210,10 @@ describe('hostile input: every body-reading failure is its own 4xx', () => {
     const v = Buffer.from('Name,Group,Max Hours\r\nAna,g,8\r\n');
     const files = await t.request.post('/api/schedule/csv').attach('volunteers', v, 'a.csv').attach('shifts', v, 'b.csv').attach('other', v, 'c.csv');
     expect(files.status).to.equal(400);
-    expect(files.body).to.include({ type: '/problems/invalid-multipart', detail: 'The upload has more than 2 file parts. The upload takes the file parts volunteers and shifts and the text field timezone.' });
+    expect(files.body).to.include({
+      type: '/problems/invalid-multipart',
+      detail: 'The upload has more than 2 file parts. The upload takes the file parts volunteers and shifts and the text field timezone.',
+    });
     let many = t.request.post('/api/schedule/csv');
     for (let i = 0; i < 6; i++) many = many.field(`f${i}`, 'x');
     const fields = await many;
@@ -278,7 +328,8 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
     let database: TestDatabase;
     let store: KeyStore;
     const now = new Date('2026-06-01T12:00:00Z');
-    const app = (s: KeyStore = store) => createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store: s, secret: SECRET, clock: () => now });
+    const app = (s: KeyStore = store) =>
+      createApp({ config: loadConfig({}), logger: createLogger('silent'), schemas: schemas(), scheduler: pool(), store: s, secret: SECRET, clock: () => now });
 
     before(async function () {
       if (needsPostgres) await requirePostgres(this);
@@ -296,7 +347,17 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       const body = { volunteers: [], unassigned_shifts: [] };
       expect((await agent.post('/api/validate').set('Authorization', `Bearer ${key}`).send(body)).status).to.equal(200);
       expect((await agent.post('/api/schedule').set('Authorization', `Bearer ${key}`).send(body)).status).to.equal(429);
-      for (const path of ['/api/schedule/', '/API/SCHEDULE', '/api/schedule/csv/', '/API/VALIDATE', '/api/Validate', '/api/%73chedule', '/api/validate%2F', '//api/validate', '/api/./validate']) {
+      for (const path of [
+        '/api/schedule/',
+        '/API/SCHEDULE',
+        '/api/schedule/csv/',
+        '/API/VALIDATE',
+        '/api/Validate',
+        '/api/%73chedule',
+        '/api/validate%2F',
+        '//api/validate',
+        '/api/./validate',
+      ]) {
         const res = await agent.post(path).set('Authorization', `Bearer ${key}`).send(body);
         expect(res.status, path).to.be.oneOf([404, 429]);
       }

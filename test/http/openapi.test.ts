@@ -13,7 +13,9 @@ type Json = Record<string, any>;
 function validatorFor(doc: Json, schema: Json): ValidateFunction {
   const registry = schemas();
   if (typeof schema.$ref === 'string' && schema.$ref.startsWith('schemas/')) return registry.validator(schema.$ref.slice('schemas/'.length, -'.json'.length));
-  const inline = JSON.parse(JSON.stringify(schema).replace(/\{"\$ref":"#\/components\/schemas\/(\w+)"\}/g, (_, name: string) => JSON.stringify(doc.components.schemas[name])));
+  const inline = JSON.parse(
+    JSON.stringify(schema).replace(/\{"\$ref":"#\/components\/schemas\/(\w+)"\}/g, (_, name: string) => JSON.stringify(doc.components.schemas[name])),
+  );
   return registry.ajv.compile(inline);
 }
 
@@ -45,7 +47,10 @@ describe('OpenAPI document (GET /openapi.json)', function () {
     cpSync(join(packageRoot, 'redocly.yaml'), join(dir, 'redocly.yaml'));
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc, null, 2));
     const cli = join(packageRoot, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-    const run = spawnSync(process.execPath, [cli, 'lint', '--config', join(dir, 'redocly.yaml'), join(dir, 'openapi.json')], { encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+    const run = spawnSync(process.execPath, [cli, 'lint', '--config', join(dir, 'redocly.yaml'), join(dir, 'openapi.json')], {
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
     const out = `${run.stdout}\n${run.stderr}`;
     expect(run.status, out).to.equal(0);
     expect(out).to.include('Your API description is valid');
@@ -55,18 +60,57 @@ describe('OpenAPI document (GET /openapi.json)', function () {
 
   it('references the schema files instead of copying them', () => {
     const refs = new Set(JSON.stringify(doc).match(/"schemas\/[a-z-]+\.json"/g));
-    expect([...refs].map((r) => r.slice(9, -6)).sort()).to.include.members(['problem-details', 'schedule-request', 'schedule-result', 'usage-result', 'validation-result']);
+    expect([...refs].map((r) => r.slice(9, -6)).sort()).to.include.members([
+      'problem-details',
+      'schedule-request',
+      'schedule-result',
+      'usage-result',
+      'validation-result',
+    ]);
     expect(JSON.stringify(doc)).to.not.include('"max_hours"');
   });
 
   it('documents every endpoint, the key, and the headers', () => {
-    for (const [method, path] of [['post', '/api/schedule'], ['post', '/api/schedule/csv'], ['post', '/api/validate'], ['get', '/api/usage'], ['get', '/problems/{slug}'], ['get', '/schemas/{file}'], ['get', '/healthz'], ['get', '/readyz'], ['get', '/metrics'], ['get', '/openapi.json']]) {
+    for (const [method, path] of [
+      ['post', '/api/schedule'],
+      ['post', '/api/schedule/csv'],
+      ['post', '/api/validate'],
+      ['get', '/api/usage'],
+      ['get', '/problems/{slug}'],
+      ['get', '/schemas/{file}'],
+      ['get', '/healthz'],
+      ['get', '/readyz'],
+      ['get', '/metrics'],
+      ['get', '/openapi.json'],
+    ]) {
       expect(doc.paths[path!]?.[method!], `${method} ${path}`).to.be.an('object');
     }
     expect(doc.components.securitySchemes.bearerKey).to.include({ type: 'http', scheme: 'bearer' });
-    expect(Object.keys(doc.components.headers)).to.include.members(['X-Request-Id', 'API-Version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate']);
+    expect(Object.keys(doc.components.headers)).to.include.members([
+      'X-Request-Id',
+      'API-Version',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'Retry-After',
+      'WWW-Authenticate',
+    ]);
     const slugs = new Set(JSON.stringify(doc).match(/\/problems\/[a-z-]+/g));
-    for (const slug of ['invalid-json', 'invalid-request', 'invalid-csv', 'invalid-encoding', 'invalid-multipart', 'unauthorized', 'quota-exceeded', 'payload-too-large', 'unsupported-media-type', 'not-found', 'method-not-allowed', 'overloaded', 'internal']) {
+    for (const slug of [
+      'invalid-json',
+      'invalid-request',
+      'invalid-csv',
+      'invalid-encoding',
+      'invalid-multipart',
+      'unauthorized',
+      'quota-exceeded',
+      'payload-too-large',
+      'unsupported-media-type',
+      'not-found',
+      'method-not-allowed',
+      'overloaded',
+      'internal',
+    ]) {
       expect(slugs.has(`/problems/${slug}`), slug).to.equal(true);
     }
   });
@@ -98,7 +142,11 @@ describe('OpenAPI document (GET /openapi.json)', function () {
       ['POST', '/api/schedule', () => t.request.post('/api/schedule').set('Content-Type', 'text/plain').send('x')],
       ['POST', '/api/schedule', () => t.anonymous.post('/api/schedule').send({})],
       ['POST', '/api/schedule', () => testApp({ MAX_VOLUNTEERS: '1' }).request.post('/api/schedule').send(fixture('requests/festival-small.json'))],
-      ['POST', '/api/schedule/csv', () => t.request.post('/api/schedule/csv').attach('volunteers', csv('volunteers.csv'), 'v.csv').attach('shifts', csv('shifts.csv'), 's.csv')],
+      [
+        'POST',
+        '/api/schedule/csv',
+        () => t.request.post('/api/schedule/csv').attach('volunteers', csv('volunteers.csv'), 'v.csv').attach('shifts', csv('shifts.csv'), 's.csv'),
+      ],
       ['POST', '/api/schedule/csv', () => t.request.post('/api/schedule/csv').attach('volunteers', csv('volunteers.csv'), 'v.csv')],
       ['POST', '/api/validate', () => t.request.post('/api/validate').send({ volunteers: [], unassigned_shifts: [] })],
       ['GET', '/api/validate', () => t.request.get('/api/validate')],
@@ -122,7 +170,11 @@ describe('OpenAPI document (GET /openapi.json)', function () {
       const type = res.headers['content-type']!.split(';')[0]!;
       const media = response.content?.[type];
       expect(media, `${method} ${path} ${res.status} is ${type}, not documented`).to.be.an('object');
-      const body = type.endsWith('json') ? (typeof res.body === 'object' && Object.keys(res.body as object).length > 0 ? res.body : JSON.parse(res.text)) : res.text;
+      const body = type.endsWith('json')
+        ? typeof res.body === 'object' && Object.keys(res.body as object).length > 0
+          ? res.body
+          : JSON.parse(res.text)
+        : res.text;
       const validate = validatorFor(doc, media.schema);
       expect(validate(body), `${method} ${path} ${res.status}: ${JSON.stringify(validate.errors?.slice(0, 2))}`).to.equal(true);
       for (const header of Object.keys(response.headers ?? {})) {

@@ -65,7 +65,9 @@ describe('operations endpoints', function () {
     const tight = formatKey(TEST_SECRET, 'metrics-q1', (await store.issue('metrics-q1', 'm', 'm', 1, new Date())).nonce);
     for (let i = 0; i < 2; i++) await t.anonymous.post('/api/validate').set('Authorization', `Bearer ${tight}`).send({ volunteers: [], unassigned_shifts: [] });
     const after = (await t.anonymous.get('/metrics')).text;
-    expect(metricValue(after, /^volunteer_scheduler_http_requests_total\{route="\/api\/validate",method="POST",status="200"\}/)).to.equal(metricValue(before, /^volunteer_scheduler_http_requests_total\{route="\/api\/validate",method="POST",status="200"\}/) + 2);
+    expect(metricValue(after, /^volunteer_scheduler_http_requests_total\{route="\/api\/validate",method="POST",status="200"\}/)).to.equal(
+      metricValue(before, /^volunteer_scheduler_http_requests_total\{route="\/api\/validate",method="POST",status="200"\}/) + 2,
+    );
     expect(metricValue(after, /^volunteer_scheduler_solve_seconds_count\{endpoint="\/api\/schedule",status="ok"\}/)).to.equal(1);
     expect(metricValue(after, /^volunteer_scheduler_quota_rejections_total /)).to.equal(1);
     expect(metricValue(after, /^volunteer_scheduler_http_requests_total\{route="\/api\/validate",method="POST",status="429"\}/)).to.equal(1);

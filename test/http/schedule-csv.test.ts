@@ -41,7 +41,8 @@ describe('POST /api/schedule/csv', function () {
 
   it('gives the same schedule as the same request in JSON', async () => {
     const volunteers = 'ID,Name,Group,Max Hours\r\nv1,Ana,kitchen,8\r\nv2,Ben,kitchen,4\r\nv3,Cy,bar,999\r\n';
-    const shifts = 'ID,Name,Start,End,Groups\r\ns1,Breakfast,6/6/2026 7:00 AM,6/6/2026 11:00 AM,"kitchen:2, bar:1"\r\ns2,Lunch,6/6/2026 11:00 AM,6/6/2026 3:00 PM,kitchen:1\r\n';
+    const shifts =
+      'ID,Name,Start,End,Groups\r\ns1,Breakfast,6/6/2026 7:00 AM,6/6/2026 11:00 AM,"kitchen:2, bar:1"\r\ns2,Lunch,6/6/2026 11:00 AM,6/6/2026 3:00 PM,kitchen:1\r\n';
     const json = {
       volunteers: [
         { id: 'v1', name: 'Ana', group: 'kitchen', max_hours: 8 },
@@ -54,7 +55,11 @@ describe('POST /api/schedule/csv', function () {
       ],
     };
     const { request } = testApp();
-    const fromCsv = await request.post('/api/schedule/csv').attach('volunteers', Buffer.from(volunteers), 'v.csv').attach('shifts', Buffer.from(shifts), 's.csv').field('timezone', 'America/Chicago');
+    const fromCsv = await request
+      .post('/api/schedule/csv')
+      .attach('volunteers', Buffer.from(volunteers), 'v.csv')
+      .attach('shifts', Buffer.from(shifts), 's.csv')
+      .field('timezone', 'America/Chicago');
     const fromJson = await request.post('/api/schedule').send(json);
     expect(fromCsv.status).to.equal(200);
     expect(fromCsv.text).to.equal(fromJson.text);
@@ -86,16 +91,26 @@ describe('POST /api/schedule/csv', function () {
     expect(empty.body.errors).to.deep.equal([{ file: 'volunteers', message: 'The volunteers file is empty.' }]);
     const asField = await request.post('/api/schedule/csv').field('volunteers', 'Name,Group,Max Hours').attach('shifts', example('shifts.csv'), 's.csv');
     expect(asField.body.errors[0].message).to.equal("Part 'volunteers' was sent as a text field; send it as a file (curl -F volunteers=@volunteers.csv).");
-    const unknown = await request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('tz', 'UTC');
+    const unknown = await request
+      .post('/api/schedule/csv')
+      .attach('volunteers', example('volunteers.csv'), 'v.csv')
+      .attach('shifts', example('shifts.csv'), 's.csv')
+      .field('tz', 'UTC');
     expect(unknown.status).to.equal(400);
     expect(unknown.body.type).to.equal('/problems/invalid-multipart');
     expect(unknown.body.detail).to.match(/parts it does not take \('tz'\)/);
   });
 
   it('400 for an unknown time zone', async () => {
-    const res = await testApp().request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('timezone', 'Mars/Olympus');
+    const res = await testApp()
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', example('volunteers.csv'), 'v.csv')
+      .attach('shifts', example('shifts.csv'), 's.csv')
+      .field('timezone', 'Mars/Olympus');
     expect(res.status).to.equal(400);
-    expect(res.body.detail).to.equal("timezone 'Mars/Olympus' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).");
+    expect(res.body.detail).to.equal(
+      "timezone 'Mars/Olympus' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).",
+    );
   });
 
   it('415 for a body that is not multipart, with the curl form to use', async () => {
@@ -105,21 +120,39 @@ describe('POST /api/schedule/csv', function () {
   });
 
   it('413 for a file over MAX_CSV_FILE_BYTES, and no upload is left behind', async () => {
-    const res = await testApp({ MAX_CSV_FILE_BYTES: '1kB' }).request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv');
+    const res = await testApp({ MAX_CSV_FILE_BYTES: '1kB' })
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', example('volunteers.csv'), 'v.csv')
+      .attach('shifts', example('shifts.csv'), 's.csv');
     expect(res.status).to.equal(413);
     expect(res.body.limit).to.deep.equal({ name: 'MAX_CSV_FILE_BYTES', value: 1024 });
   });
 
   it('applies the count limits to CSV rows', async () => {
-    const res = await testApp({ MAX_VOLUNTEERS: '10' }).request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv');
+    const res = await testApp({ MAX_VOLUNTEERS: '10' })
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', example('volunteers.csv'), 'v.csv')
+      .attach('shifts', example('shifts.csv'), 's.csv');
     expect(res.status).to.equal(413);
     expect(res.body.limit).to.deep.equal({ name: 'MAX_VOLUNTEERS', value: 10 });
   });
 
   it('the CLI schedules the example files too', async () => {
-    const cli = await runCli(['schedule', '--volunteers', join(packageRoot, 'examples/volunteers.csv'), '--shifts', join(packageRoot, 'examples/shifts.csv'), '--timezone', 'America/Chicago']);
+    const cli = await runCli([
+      'schedule',
+      '--volunteers',
+      join(packageRoot, 'examples/volunteers.csv'),
+      '--shifts',
+      join(packageRoot, 'examples/shifts.csv'),
+      '--timezone',
+      'America/Chicago',
+    ]);
     expect(cli.code, cli.stderr).to.equal(0);
-    const http = await testApp().request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv').attach('shifts', example('shifts.csv'), 's.csv').field('timezone', 'America/Chicago');
+    const http = await testApp()
+      .request.post('/api/schedule/csv')
+      .attach('volunteers', example('volunteers.csv'), 'v.csv')
+      .attach('shifts', example('shifts.csv'), 's.csv')
+      .field('timezone', 'America/Chicago');
     expect(JSON.parse(cli.stdout)).to.deep.equal(http.body);
   });
 });

@@ -97,7 +97,9 @@ describe('POST /api/schedule', function () {
     expect(res.status).to.equal(400);
     expect(res.body.type).to.equal('/problems/invalid-request');
     expect(res.body.errors.map((e: Json) => e.code)).to.deep.equal(['unknown_parameter', 'invalid_parameter', 'invalid_parameter', 'invalid_parameter']);
-    expect(res.body.errors.map((e: Json) => e.message)).to.include("query parameter time_limit is 'soon'; use a number of seconds above 0, such as time_limit=5.");
+    expect(res.body.errors.map((e: Json) => e.message)).to.include(
+      "query parameter time_limit is 'soon'; use a number of seconds above 0, such as time_limit=5.",
+    );
     const repeated = await http.post('/api/schedule?solver=highs&solver=jslp').send(request());
     expect(repeated.status).to.equal(400);
     expect(repeated.body.errors[0].code).to.equal('repeated_parameter');
@@ -113,7 +115,9 @@ describe('POST /api/schedule', function () {
     const res = await testApp({ MAX_CANDIDATE_PAIRS: '5' }).request.post('/api/schedule').send(request());
     expect(res.status).to.equal(413);
     expect(res.body.limit).to.deep.equal({ name: 'MAX_CANDIDATE_PAIRS', value: 5 });
-    expect(res.body.detail).to.equal('The number of (volunteer, shift) pairs of the same group is 8; the limit is 5 pairs (MAX_CANDIDATE_PAIRS). Split the request by date range or by group.');
+    expect(res.body.detail).to.equal(
+      'The number of (volunteer, shift) pairs of the same group is 8; the limit is 5 pairs (MAX_CANDIDATE_PAIRS). Split the request by date range or by group.',
+    );
   });
 
   it('413 for a string over MAX_STRING_LENGTH and a shift with more groups than MAX_GROUPS_PER_SHIFT', async () => {

@@ -28,90 +28,302 @@ const long = (n: number): string => 'x'.repeat(n);
 
 const cases: Case[] = [
   // Volunteer
-  { rule: 'volunteer id is required', bad: (r) => delete r.volunteers[0].id, pointer: '/volunteers/0/id', code: 'required', message: 'id is required in volunteers[0]: a non-empty string such as "v17".' },
+  {
+    rule: 'volunteer id is required',
+    bad: (r) => delete r.volunteers[0].id,
+    pointer: '/volunteers/0/id',
+    code: 'required',
+    message: 'id is required in volunteers[0]: a non-empty string such as "v17".',
+  },
   { rule: 'volunteer id is not empty', bad: (r) => (r.volunteers[0].id = ''), pointer: '/volunteers/0/id', code: 'empty_string', message: /must not be empty/ },
-  { rule: 'volunteer id is not blank', bad: (r) => (r.volunteers[0].id = '   '), pointer: '/volunteers/0/id', code: 'empty_string', message: /must not be empty or blank/ },
   {
-    rule: 'volunteer id is at most 200 characters once trimmed', bad: (r) => (r.volunteers[0].id = long(201)), pointer: '/volunteers/0/id', code: 'too_long',
+    rule: 'volunteer id is not blank',
+    bad: (r) => (r.volunteers[0].id = '   '),
+    pointer: '/volunteers/0/id',
+    code: 'empty_string',
+    message: /must not be empty or blank/,
+  },
+  {
+    rule: 'volunteer id is at most 200 characters once trimmed',
+    bad: (r) => (r.volunteers[0].id = long(201)),
+    pointer: '/volunteers/0/id',
+    code: 'too_long',
     message: 'id must be 1 to 200 characters, not counting spaces at either end; found 201.',
-    good: (r) => { r.volunteers[0].id = `  ${long(200)}  `; r.current_assignments = []; },
-  },
-  { rule: 'volunteer id is a string', bad: (r) => (r.volunteers[0].id = 5), pointer: '/volunteers/0/id', code: 'invalid_type', message: 'id must be a non-empty string such as "v17", not 5.' },
-  {
-    rule: 'volunteer ids are unique', bad: (r) => (r.volunteers[1].id = 'v1'), pointer: '/volunteers/1/id', code: 'duplicate_id',
-    message: "id 'v1' is already used by volunteers[0]; each volunteer needs its own id.", good: (r) => (r.volunteers[1].id = 'v1b'),
-  },
-  { rule: 'volunteer name is a string', bad: (r) => (r.volunteers[0].name = 7), pointer: '/volunteers/0/name', code: 'invalid_type', message: /name must be a string/, good: (r) => delete r.volunteers[0].name },
-  { rule: 'volunteer group is required', bad: (r) => delete r.volunteers[2].group, pointer: '/volunteers/2/group', code: 'required', message: /group is required in volunteers\[2\]/ },
-  { rule: 'volunteer group is not empty', bad: (r) => (r.volunteers[2].group = ''), pointer: '/volunteers/2/group', code: 'empty_string', message: /group must not be empty/ },
-  { rule: 'max_hours is required', bad: (r) => delete r.volunteers[0].max_hours, pointer: '/volunteers/0/max_hours', code: 'required', message: 'max_hours is required in volunteers[0]: a number of hours from 0 to 100000, or 999 for unlimited.' },
-  {
-    rule: 'max_hours null is refused with "use 999 for unlimited"', bad: (r) => (r.volunteers[0].max_hours = null), pointer: '/volunteers/0/max_hours', code: 'invalid_type',
-    message: 'max_hours must be a number, not null; use 999 for unlimited.', good: (r) => (r.volunteers[0].max_hours = 999),
+    good: (r) => {
+      r.volunteers[0].id = `  ${long(200)}  `;
+      r.current_assignments = [];
+    },
   },
   {
-    rule: 'max_hours is >= 0', bad: (r) => (r.volunteers[0].max_hours = -1), pointer: '/volunteers/0/max_hours', code: 'out_of_range',
-    message: 'max_hours must be a number of hours from 0 to 100000, or 999 for unlimited, not -1.', good: (r) => (r.volunteers[3].max_hours = 0),
+    rule: 'volunteer id is a string',
+    bad: (r) => (r.volunteers[0].id = 5),
+    pointer: '/volunteers/0/id',
+    code: 'invalid_type',
+    message: 'id must be a non-empty string such as "v17", not 5.',
   },
-  { rule: 'max_hours is a number', bad: (r) => (r.volunteers[0].max_hours = '8'), pointer: '/volunteers/0/max_hours', code: 'invalid_type', message: /not a string \("8"\)/, good: (r) => (r.volunteers[0].max_hours = 7.5) },
-  { rule: 'a volunteer is an object', bad: (r) => (r.volunteers[1] = 'Ben'), pointer: '/volunteers/1', code: 'invalid_type', message: /volunteers\[1\] must be an object such as/ },
+  {
+    rule: 'volunteer ids are unique',
+    bad: (r) => (r.volunteers[1].id = 'v1'),
+    pointer: '/volunteers/1/id',
+    code: 'duplicate_id',
+    message: "id 'v1' is already used by volunteers[0]; each volunteer needs its own id.",
+    good: (r) => (r.volunteers[1].id = 'v1b'),
+  },
+  {
+    rule: 'volunteer name is a string',
+    bad: (r) => (r.volunteers[0].name = 7),
+    pointer: '/volunteers/0/name',
+    code: 'invalid_type',
+    message: /name must be a string/,
+    good: (r) => delete r.volunteers[0].name,
+  },
+  {
+    rule: 'volunteer group is required',
+    bad: (r) => delete r.volunteers[2].group,
+    pointer: '/volunteers/2/group',
+    code: 'required',
+    message: /group is required in volunteers\[2\]/,
+  },
+  {
+    rule: 'volunteer group is not empty',
+    bad: (r) => (r.volunteers[2].group = ''),
+    pointer: '/volunteers/2/group',
+    code: 'empty_string',
+    message: /group must not be empty/,
+  },
+  {
+    rule: 'max_hours is required',
+    bad: (r) => delete r.volunteers[0].max_hours,
+    pointer: '/volunteers/0/max_hours',
+    code: 'required',
+    message: 'max_hours is required in volunteers[0]: a number of hours from 0 to 100000, or 999 for unlimited.',
+  },
+  {
+    rule: 'max_hours null is refused with "use 999 for unlimited"',
+    bad: (r) => (r.volunteers[0].max_hours = null),
+    pointer: '/volunteers/0/max_hours',
+    code: 'invalid_type',
+    message: 'max_hours must be a number, not null; use 999 for unlimited.',
+    good: (r) => (r.volunteers[0].max_hours = 999),
+  },
+  {
+    rule: 'max_hours is >= 0',
+    bad: (r) => (r.volunteers[0].max_hours = -1),
+    pointer: '/volunteers/0/max_hours',
+    code: 'out_of_range',
+    message: 'max_hours must be a number of hours from 0 to 100000, or 999 for unlimited, not -1.',
+    good: (r) => (r.volunteers[3].max_hours = 0),
+  },
+  {
+    rule: 'max_hours is a number',
+    bad: (r) => (r.volunteers[0].max_hours = '8'),
+    pointer: '/volunteers/0/max_hours',
+    code: 'invalid_type',
+    message: /not a string \("8"\)/,
+    good: (r) => (r.volunteers[0].max_hours = 7.5),
+  },
+  {
+    rule: 'a volunteer is an object',
+    bad: (r) => (r.volunteers[1] = 'Ben'),
+    pointer: '/volunteers/1',
+    code: 'invalid_type',
+    message: /volunteers\[1\] must be an object such as/,
+  },
   // Shift
-  { rule: 'shift id is required', bad: (r) => delete r.unassigned_shifts[1].id, pointer: '/unassigned_shifts/1/id', code: 'required', message: /id is required in unassigned_shifts\[1\]/ },
   {
-    rule: 'shift ids are unique', bad: (r) => (r.unassigned_shifts[2].id = 'sat-pm'), pointer: '/unassigned_shifts/2/id', code: 'duplicate_id',
+    rule: 'shift id is required',
+    bad: (r) => delete r.unassigned_shifts[1].id,
+    pointer: '/unassigned_shifts/1/id',
+    code: 'required',
+    message: /id is required in unassigned_shifts\[1\]/,
+  },
+  {
+    rule: 'shift ids are unique',
+    bad: (r) => (r.unassigned_shifts[2].id = 'sat-pm'),
+    pointer: '/unassigned_shifts/2/id',
+    code: 'duplicate_id',
     message: "id 'sat-pm' is already used by unassigned_shifts[1]; each shift needs its own id.",
   },
   {
-    rule: 'start without Z is refused', bad: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00:00'), pointer: '/unassigned_shifts/1/start', code: 'not_utc',
+    rule: 'start without Z is refused',
+    bad: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00:00'),
+    pointer: '/unassigned_shifts/1/start',
+    code: 'not_utc',
     message: "start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z (found '2026-06-06T12:00:00', which has no time zone).",
     good: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00Z'),
   },
   {
-    rule: 'an offset is refused', bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T10:00:00+02:00'), pointer: '/unassigned_shifts/0/start', code: 'not_utc',
-    message: /start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z \(found the offset \+02:00/, good: (r) => (r.unassigned_shifts[0].start = '2026-06-06T08:00:00.250Z'),
+    rule: 'an offset is refused',
+    bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T10:00:00+02:00'),
+    pointer: '/unassigned_shifts/0/start',
+    code: 'not_utc',
+    message: /start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z \(found the offset \+02:00/,
+    good: (r) => (r.unassigned_shifts[0].start = '2026-06-06T08:00:00.250Z'),
   },
-  { rule: 'a lower-case z is refused', bad: (r) => (r.unassigned_shifts[0].end = '2026-06-06T12:00:00z'), pointer: '/unassigned_shifts/0/end', code: 'not_utc', message: /end must end with an upper-case Z/ },
-  { rule: 'a date-time of another form is refused', bad: (r) => (r.unassigned_shifts[0].start = '06/06/2026 8:00 AM'), pointer: '/unassigned_shifts/0/start', code: 'invalid_datetime', message: /start must be an ISO 8601 UTC date-time, YYYY-MM-DDTHH:MM\[:SS\[.fff\]\]Z, e.g. 2026-06-01T08:00:00Z \(found '06\/06\/2026 8:00 AM'\)/ },
-  { rule: 'start is a string', bad: (r) => (r.unassigned_shifts[0].start = 1780732800), pointer: '/unassigned_shifts/0/start', code: 'invalid_type', message: /start must be a UTC date-time such as "2026-06-01T08:00:00Z", not 1780732800/ },
-  { rule: 'a date that does not exist is refused', bad: (r) => (r.unassigned_shifts[0].end = '2026-02-30T07:00:00Z'), pointer: '/unassigned_shifts/0/end', code: 'invalid_date', message: "end '2026-02-30T07:00:00Z' is not a real date-time: February 2026 has 28 days." },
   {
-    rule: 'end is after start', bad: (r) => (r.unassigned_shifts[0].end = r.unassigned_shifts[0].start), pointer: '/unassigned_shifts/0/end', code: 'end_not_after_start',
-    message: /^end \(2026-06-06T08:00:00Z\) must be after start \(2026-06-06T08:00:00Z\)/, good: (r) => (r.unassigned_shifts[0].end = '2026-06-06T08:00:01Z'),
+    rule: 'a lower-case z is refused',
+    bad: (r) => (r.unassigned_shifts[0].end = '2026-06-06T12:00:00z'),
+    pointer: '/unassigned_shifts/0/end',
+    code: 'not_utc',
+    message: /end must end with an upper-case Z/,
   },
-  { rule: 'end is required', bad: (r) => delete r.unassigned_shifts[0].end, pointer: '/unassigned_shifts/0/end', code: 'required', message: /end is required in unassigned_shifts\[0\]: a UTC date-time/ },
   {
-    rule: 'required_groups as a string is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = 'kitchen:2'), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type',
+    rule: 'a date-time of another form is refused',
+    bad: (r) => (r.unassigned_shifts[0].start = '06/06/2026 8:00 AM'),
+    pointer: '/unassigned_shifts/0/start',
+    code: 'invalid_datetime',
+    message: /start must be an ISO 8601 UTC date-time, YYYY-MM-DDTHH:MM\[:SS\[.fff\]\]Z, e.g. 2026-06-01T08:00:00Z \(found '06\/06\/2026 8:00 AM'\)/,
+  },
+  {
+    rule: 'start is a string',
+    bad: (r) => (r.unassigned_shifts[0].start = 1780732800),
+    pointer: '/unassigned_shifts/0/start',
+    code: 'invalid_type',
+    message: /start must be a UTC date-time such as "2026-06-01T08:00:00Z", not 1780732800/,
+  },
+  {
+    rule: 'a date that does not exist is refused',
+    bad: (r) => (r.unassigned_shifts[0].end = '2026-02-30T07:00:00Z'),
+    pointer: '/unassigned_shifts/0/end',
+    code: 'invalid_date',
+    message: "end '2026-02-30T07:00:00Z' is not a real date-time: February 2026 has 28 days.",
+  },
+  {
+    rule: 'end is after start',
+    bad: (r) => (r.unassigned_shifts[0].end = r.unassigned_shifts[0].start),
+    pointer: '/unassigned_shifts/0/end',
+    code: 'end_not_after_start',
+    message: /^end \(2026-06-06T08:00:00Z\) must be after start \(2026-06-06T08:00:00Z\)/,
+    good: (r) => (r.unassigned_shifts[0].end = '2026-06-06T08:00:01Z'),
+  },
+  {
+    rule: 'end is required',
+    bad: (r) => delete r.unassigned_shifts[0].end,
+    pointer: '/unassigned_shifts/0/end',
+    code: 'required',
+    message: /end is required in unassigned_shifts\[0\]: a UTC date-time/,
+  },
+  {
+    rule: 'required_groups as a string is refused',
+    bad: (r) => (r.unassigned_shifts[0].required_groups = 'kitchen:2'),
+    pointer: '/unassigned_shifts/0/required_groups',
+    code: 'invalid_type',
     message: 'required_groups must be an object such as {"kitchen": 2}, not a string ("kitchen:2").',
   },
-  { rule: 'required_groups as an array is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = [{ kitchen: 2 }]), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type', message: 'required_groups must be an object such as {"kitchen": 2}, not an array.' },
-  { rule: 'required_groups null is refused', bad: (r) => (r.unassigned_shifts[0].required_groups = null), pointer: '/unassigned_shifts/0/required_groups', code: 'invalid_type', message: 'required_groups must be an object such as {"kitchen": 2}, not null.' },
   {
-    rule: 'a headcount is a whole number', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.5), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'not_integer',
-    message: "the headcount of group 'kitchen' must be a whole number from 0 to 100000, such as 2, not 2.5.", good: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.0),
+    rule: 'required_groups as an array is refused',
+    bad: (r) => (r.unassigned_shifts[0].required_groups = [{ kitchen: 2 }]),
+    pointer: '/unassigned_shifts/0/required_groups',
+    code: 'invalid_type',
+    message: 'required_groups must be an object such as {"kitchen": 2}, not an array.',
   },
-  { rule: 'a headcount is >= 0', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = -1), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'out_of_range', message: /not -1\.$/, good: (r) => (r.unassigned_shifts[0].required_groups.bar = 0) },
-  { rule: 'a headcount is a number', bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = '2'), pointer: '/unassigned_shifts/0/required_groups/kitchen', code: 'invalid_type', message: /not a string \("2"\)/ },
-  { rule: 'a group name is not empty', bad: (r) => (r.unassigned_shifts[0].required_groups[''] = 1), pointer: '/unassigned_shifts/0/required_groups/', code: 'empty_string', message: /group names in required_groups must not be empty/ },
   {
-    rule: 'a group name with / and ~ is pointed at with RFC 6901 escapes', bad: (r) => (r.unassigned_shifts[0].required_groups['a/b~c'] = 'x'),
-    pointer: '/unassigned_shifts/0/required_groups/a~1b~0c', code: 'invalid_type', message: /the headcount of group 'a\/b~c'/,
+    rule: 'required_groups null is refused',
+    bad: (r) => (r.unassigned_shifts[0].required_groups = null),
+    pointer: '/unassigned_shifts/0/required_groups',
+    code: 'invalid_type',
+    message: 'required_groups must be an object such as {"kitchen": 2}, not null.',
+  },
+  {
+    rule: 'a headcount is a whole number',
+    bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.5),
+    pointer: '/unassigned_shifts/0/required_groups/kitchen',
+    code: 'not_integer',
+    message: "the headcount of group 'kitchen' must be a whole number from 0 to 100000, such as 2, not 2.5.",
+    good: (r) => (r.unassigned_shifts[0].required_groups.kitchen = 2.0),
+  },
+  {
+    rule: 'a headcount is >= 0',
+    bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = -1),
+    pointer: '/unassigned_shifts/0/required_groups/kitchen',
+    code: 'out_of_range',
+    message: /not -1\.$/,
+    good: (r) => (r.unassigned_shifts[0].required_groups.bar = 0),
+  },
+  {
+    rule: 'a headcount is a number',
+    bad: (r) => (r.unassigned_shifts[0].required_groups.kitchen = '2'),
+    pointer: '/unassigned_shifts/0/required_groups/kitchen',
+    code: 'invalid_type',
+    message: /not a string \("2"\)/,
+  },
+  {
+    rule: 'a group name is not empty',
+    bad: (r) => (r.unassigned_shifts[0].required_groups[''] = 1),
+    pointer: '/unassigned_shifts/0/required_groups/',
+    code: 'empty_string',
+    message: /group names in required_groups must not be empty/,
+  },
+  {
+    rule: 'a group name with / and ~ is pointed at with RFC 6901 escapes',
+    bad: (r) => (r.unassigned_shifts[0].required_groups['a/b~c'] = 'x'),
+    pointer: '/unassigned_shifts/0/required_groups/a~1b~0c',
+    code: 'invalid_type',
+    message: /the headcount of group 'a\/b~c'/,
   },
   // Current assignments
-  { rule: 'a current assignment has shift_id', bad: (r) => delete r.current_assignments[0].shift_id, pointer: '/current_assignments/0/shift_id', code: 'required', message: 'shift_id is required in current_assignments[0]: the id of a shift in unassigned_shifts.' },
-  { rule: 'a current assignment has volunteer_id', bad: (r) => delete r.current_assignments[0].volunteer_id, pointer: '/current_assignments/0/volunteer_id', code: 'required', message: /volunteer_id is required/ },
   {
-    rule: 'shift_id names a shift', bad: (r) => (r.current_assignments[0].shift_id = 'sat-amm'), pointer: '/current_assignments/0/shift_id', code: 'unknown_shift',
+    rule: 'a current assignment has shift_id',
+    bad: (r) => delete r.current_assignments[0].shift_id,
+    pointer: '/current_assignments/0/shift_id',
+    code: 'required',
+    message: 'shift_id is required in current_assignments[0]: the id of a shift in unassigned_shifts.',
+  },
+  {
+    rule: 'a current assignment has volunteer_id',
+    bad: (r) => delete r.current_assignments[0].volunteer_id,
+    pointer: '/current_assignments/0/volunteer_id',
+    code: 'required',
+    message: /volunteer_id is required/,
+  },
+  {
+    rule: 'shift_id names a shift',
+    bad: (r) => (r.current_assignments[0].shift_id = 'sat-amm'),
+    pointer: '/current_assignments/0/shift_id',
+    code: 'unknown_shift',
     message: "shift_id 'sat-amm' names no shift in unassigned_shifts; did you mean 'sat-am'?",
   },
   {
-    rule: 'volunteer_id names a volunteer', bad: (r) => (r.current_assignments[0].volunteer_id = 'zz-top'), pointer: '/current_assignments/0/volunteer_id', code: 'unknown_volunteer',
+    rule: 'volunteer_id names a volunteer',
+    bad: (r) => (r.current_assignments[0].volunteer_id = 'zz-top'),
+    pointer: '/current_assignments/0/volunteer_id',
+    code: 'unknown_volunteer',
     message: "volunteer_id 'zz-top' names no volunteer in volunteers.",
   },
-  { rule: 'current_assignments is an array', bad: (r) => (r.current_assignments = { shift_id: 'sat-am', volunteer_id: 'v1' }), pointer: '/current_assignments', code: 'invalid_type', message: /current_assignments must be an array/, good: (r) => delete r.current_assignments },
+  {
+    rule: 'current_assignments is an array',
+    bad: (r) => (r.current_assignments = { shift_id: 'sat-am', volunteer_id: 'v1' }),
+    pointer: '/current_assignments',
+    code: 'invalid_type',
+    message: /current_assignments must be an array/,
+    good: (r) => delete r.current_assignments,
+  },
   // Request
-  { rule: 'volunteers is required', bad: (r) => delete r.volunteers, pointer: '/volunteers', code: 'required', message: /^volunteers is required: an array of volunteers/ },
-  { rule: 'unassigned_shifts is required', bad: (r) => delete r.unassigned_shifts, pointer: '/unassigned_shifts', code: 'required', message: /^unassigned_shifts is required: an array of shifts/, good: (r) => { r.unassigned_shifts = []; delete r.current_assignments; } },
-  { rule: 'volunteers is an array', bad: (r) => (r.volunteers = { v1: {} }), pointer: '/volunteers', code: 'invalid_type', message: /volunteers must be an array of volunteers such as .*, not an object\./ },
+  {
+    rule: 'volunteers is required',
+    bad: (r) => delete r.volunteers,
+    pointer: '/volunteers',
+    code: 'required',
+    message: /^volunteers is required: an array of volunteers/,
+  },
+  {
+    rule: 'unassigned_shifts is required',
+    bad: (r) => delete r.unassigned_shifts,
+    pointer: '/unassigned_shifts',
+    code: 'required',
+    message: /^unassigned_shifts is required: an array of shifts/,
+    good: (r) => {
+      r.unassigned_shifts = [];
+      delete r.current_assignments;
+    },
+  },
+  {
+    rule: 'volunteers is an array',
+    bad: (r) => (r.volunteers = { v1: {} }),
+    pointer: '/volunteers',
+    code: 'invalid_type',
+    message: /volunteers must be an array of volunteers such as .*, not an object\./,
+  },
 ];
 
 describe('POST /api/validate', () => {
@@ -198,9 +410,21 @@ describe('POST /api/validate', () => {
       r.extra = true;
       const body = await validate(r);
       expect(body.valid).to.equal(true);
-      expect(body.warnings).to.deep.include({ code: 'unknown_property', pointer: '/volunteers/0/max_hour', message: "Property 'max_hour' is not part of a volunteer and is ignored; did you mean 'max_hours'?" });
-      expect(body.warnings).to.deep.include({ code: 'unknown_property', pointer: '/unassigned_shifts/0/requiredGroups', message: "Property 'requiredGroups' is not part of a shift and is ignored; did you mean 'required_groups'?" });
-      expect(body.warnings).to.deep.include({ code: 'unknown_property', pointer: '/extra', message: "Property 'extra' is not part of the request and is ignored." });
+      expect(body.warnings).to.deep.include({
+        code: 'unknown_property',
+        pointer: '/volunteers/0/max_hour',
+        message: "Property 'max_hour' is not part of a volunteer and is ignored; did you mean 'max_hours'?",
+      });
+      expect(body.warnings).to.deep.include({
+        code: 'unknown_property',
+        pointer: '/unassigned_shifts/0/requiredGroups',
+        message: "Property 'requiredGroups' is not part of a shift and is ignored; did you mean 'required_groups'?",
+      });
+      expect(body.warnings).to.deep.include({
+        code: 'unknown_property',
+        pointer: '/extra',
+        message: "Property 'extra' is not part of the request and is ignored.",
+      });
     });
 
     it('names a group no volunteer belongs to, once, with the shifts that need it', async () => {
@@ -210,7 +434,11 @@ describe('POST /api/validate', () => {
       const body = await validate(r);
       expect(body.valid).to.equal(true);
       expect(body.warnings).to.deep.equal([
-        { code: 'group_without_volunteers', pointer: '/unassigned_shifts/0/required_groups/medical', message: "No volunteer belongs to group 'medical', which 2 shifts require (first: 'sat-am'); those slots will stay empty." },
+        {
+          code: 'group_without_volunteers',
+          pointer: '/unassigned_shifts/0/required_groups/medical',
+          message: "No volunteer belongs to group 'medical', which 2 shifts require (first: 'sat-am'); those slots will stay empty.",
+        },
       ]);
     });
 
@@ -232,11 +460,31 @@ describe('POST /api/validate', () => {
       expect(body.valid).to.equal(true);
       expect(body.summary.locked).to.equal(4);
       expect(body.warnings).to.deep.equal([
-        { code: 'lock_max_hours_exceeded', pointer: '/current_assignments/1', message: 'Locked assignments give Ana Ruiz (v1) 8 hours, over max_hours 6; they are kept and nothing more is added.' },
-        { code: 'lock_overlap', pointer: '/current_assignments/1', message: "Ana Ruiz (v1) is locked into 'a' (2026-06-06 08:00-12:00 UTC) and 'b' (2026-06-06 10:00-14:00 UTC), which overlap; both are kept." },
-        { code: 'lock_headcount_exceeded', pointer: '/current_assignments/2', message: "'a' has 2 locked volunteers of group 'kitchen' but requires 1; all are kept and no more of the group are added." },
-        { code: 'lock_group_not_required', pointer: '/current_assignments/3', message: "The locked assignment of Chloe Ng (v3) to 'c' is kept, but 'c' requires no volunteer of group 'bar', so it fills no slot." },
-        { code: 'duplicate_lock', pointer: '/current_assignments/4', message: "current_assignments[4] repeats current_assignments[0] (Ana Ruiz (v1) in 'a'); it is kept once." },
+        {
+          code: 'lock_max_hours_exceeded',
+          pointer: '/current_assignments/1',
+          message: 'Locked assignments give Ana Ruiz (v1) 8 hours, over max_hours 6; they are kept and nothing more is added.',
+        },
+        {
+          code: 'lock_overlap',
+          pointer: '/current_assignments/1',
+          message: "Ana Ruiz (v1) is locked into 'a' (2026-06-06 08:00-12:00 UTC) and 'b' (2026-06-06 10:00-14:00 UTC), which overlap; both are kept.",
+        },
+        {
+          code: 'lock_headcount_exceeded',
+          pointer: '/current_assignments/2',
+          message: "'a' has 2 locked volunteers of group 'kitchen' but requires 1; all are kept and no more of the group are added.",
+        },
+        {
+          code: 'lock_group_not_required',
+          pointer: '/current_assignments/3',
+          message: "The locked assignment of Chloe Ng (v3) to 'c' is kept, but 'c' requires no volunteer of group 'bar', so it fills no slot.",
+        },
+        {
+          code: 'duplicate_lock',
+          pointer: '/current_assignments/4',
+          message: "current_assignments[4] repeats current_assignments[0] (Ana Ruiz (v1) in 'a'); it is kept once.",
+        },
       ]);
     });
 
@@ -259,7 +507,10 @@ describe('POST /api/validate', () => {
     expect(res.body.type).to.equal('/problems/payload-too-large');
     expect(res.body.detail).to.equal('volunteers is 4 entries; the limit is 3 entries (MAX_VOLUNTEERS).');
     expect(res.body.limit).to.deep.equal({ name: 'MAX_VOLUNTEERS', value: 3 });
-    const others = [['MAX_SHIFTS', '2', 'unassigned_shifts'], ['MAX_LOCKED_ASSIGNMENTS', '0', 'current_assignments']] as const;
+    const others = [
+      ['MAX_SHIFTS', '2', 'unassigned_shifts'],
+      ['MAX_LOCKED_ASSIGNMENTS', '0', 'current_assignments'],
+    ] as const;
     for (const [name, value, key] of others) {
       const t = testApp({ [name]: value });
       const r = await t.request.post('/api/validate').send(base());

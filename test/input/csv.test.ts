@@ -16,7 +16,10 @@ describe('CSV input', () => {
   it('stops at the row limit before any per-row work, counting blank rows out', () => {
     const rows = crlf(['Name,Group,Max Hours', 'Ana,g,8', '', 'Ben,g,8', 'Cy,g,8']);
     expect(readCsvRequest(rows, SHIFTS, 'UTC', { volunteers: 3, shifts: 10 }).ok).to.equal(true);
-    expect(readCsvRequest(rows, SHIFTS, 'UTC', { volunteers: 2, shifts: 10 })).to.deep.equal({ ok: false, tooManyRows: { file: 'volunteers', rows: 3, max: 2 } });
+    expect(readCsvRequest(rows, SHIFTS, 'UTC', { volunteers: 2, shifts: 10 })).to.deep.equal({
+      ok: false,
+      tooManyRows: { file: 'volunteers', rows: 3, max: 2 },
+    });
   });
 
   it('reads spreadsheet exports: BOM, CRLF, quoted fields with commas and doubled quotes', () => {
@@ -40,7 +43,12 @@ describe('CSV input', () => {
     expect(r.ok).to.equal(true);
     if (!r.ok) return;
     expect(r.request.volunteers).to.deep.equal([{ id: 'Ana', name: 'Ana', group: 'kitchen', max_hours: 8 }]);
-    expect(r.request.unassigned_shifts[0]).to.deep.equal({ id: 'Mon', start: '2026-01-05T09:00:00Z', end: '2026-01-05T17:00:00Z', required_groups: { kitchen: 2, bar: 1 } });
+    expect(r.request.unassigned_shifts[0]).to.deep.equal({
+      id: 'Mon',
+      start: '2026-01-05T09:00:00Z',
+      end: '2026-01-05T17:00:00Z',
+      required_groups: { kitchen: 2, bar: 1 },
+    });
     expect(r.warnings).to.deep.equal([{ code: 'csv_column_ignored', message: "Column 'NOTES' of the volunteers file is not used and is ignored." }]);
   });
 
@@ -73,20 +81,37 @@ describe('CSV input', () => {
       expect(ms('1/13/2026 9:00 AM', 'America/Chicago')).to.equal('2026-01-13T15:00:00.000Z');
       expect(ms('6/6/2026 9:00 AM', 'America/Chicago')).to.equal('2026-06-06T14:00:00.000Z');
       expect(ms('11/1/2026 1:30 AM', 'America/Chicago')).to.equal('2026-11-01T06:30:00.000Z'); // first of the two 1:30s
-      expect(readWallClock('Start', '3/8/2026 2:30 AM', 'America/Chicago')).to.deep.equal({ error: "Start '3/8/2026 2:30 AM' does not exist in America/Chicago: the clocks skip that hour (daylight saving time)." });
+      expect(readWallClock('Start', '3/8/2026 2:30 AM', 'America/Chicago')).to.deep.equal({
+        error: "Start '3/8/2026 2:30 AM' does not exist in America/Chicago: the clocks skip that hour (daylight saving time).",
+      });
     });
     it('explains what is wrong with a bad value', () => {
-      expect(readWallClock('Start', '13/01/2026 9:00 AM', 'UTC')).to.deep.equal({ error: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist." });
-      expect(readWallClock('Start', '2026-01-13 09:00', 'UTC')).to.deep.equal({ error: "Start '2026-01-13 09:00' is not MM/DD/YYYY hh:mm AM|PM, such as 6/6/2026 8:00 AM." });
-      expect(readWallClock('End', '2/30/2026 9:00 AM', 'UTC')).to.deep.equal({ error: "End '2/30/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: 2026-02 has 28 days." });
-      expect(readWallClock('End', '2/3/2026 13:00 PM', 'UTC')).to.deep.equal({ error: "End '2/3/2026 13:00 PM' is not MM/DD/YYYY hh:mm AM|PM: the hour must be 1 to 12 with AM or PM." });
+      expect(readWallClock('Start', '13/01/2026 9:00 AM', 'UTC')).to.deep.equal({
+        error: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist.",
+      });
+      expect(readWallClock('Start', '2026-01-13 09:00', 'UTC')).to.deep.equal({
+        error: "Start '2026-01-13 09:00' is not MM/DD/YYYY hh:mm AM|PM, such as 6/6/2026 8:00 AM.",
+      });
+      expect(readWallClock('End', '2/30/2026 9:00 AM', 'UTC')).to.deep.equal({
+        error: "End '2/30/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: 2026-02 has 28 days.",
+      });
+      expect(readWallClock('End', '2/3/2026 13:00 PM', 'UTC')).to.deep.equal({
+        error: "End '2/3/2026 13:00 PM' is not MM/DD/YYYY hh:mm AM|PM: the hour must be 1 to 12 with AM or PM.",
+      });
       expect(readWallClock('End', '', 'UTC')).to.deep.equal({ error: 'End is blank; write a date and time such as 6/6/2026 8:00 AM.' });
     });
   });
 
   it('reports every bad cell at once, with file, spreadsheet row and column', () => {
     const v = crlf(['Name,Group,Max Hours', 'Ana,kitchen,', ',bar,-3', 'Cy,,8h']);
-    const s = crlf(['Name,Start,End,Groups', 'A,13/01/2026 9:00 AM,1/13/2026 5:00 PM,kitchen:2', 'B,1/13/2026 5:00 PM,1/13/2026 9:00 AM,"kitchen:two"', 'C,1/13/2026 5:00 PM,1/13/2026 9:00 PM,', 'D,1/13/2026 5:00 PM,1/13/2026 9:00 PM,"kitchen:1,kitchen:2"', 'E,1/13/2026 5:00 PM,1/13/2026 9:00 PM,kitchen']);
+    const s = crlf([
+      'Name,Start,End,Groups',
+      'A,13/01/2026 9:00 AM,1/13/2026 5:00 PM,kitchen:2',
+      'B,1/13/2026 5:00 PM,1/13/2026 9:00 AM,"kitchen:two"',
+      'C,1/13/2026 5:00 PM,1/13/2026 9:00 PM,',
+      'D,1/13/2026 5:00 PM,1/13/2026 9:00 PM,"kitchen:1,kitchen:2"',
+      'E,1/13/2026 5:00 PM,1/13/2026 9:00 PM,kitchen',
+    ]);
     expect(errorsOf(v, s)).to.deep.equal([
       { file: 'volunteers', row: 2, column: 'Max Hours', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
       { file: 'volunteers', row: 3, column: 'Name', message: 'Name is blank; every volunteer needs a name.' },
@@ -94,23 +119,39 @@ describe('CSV input', () => {
       { file: 'volunteers', row: 4, column: 'Group', message: "Group is blank; write the volunteer's group, such as kitchen." },
       { file: 'volunteers', row: 4, column: 'Max Hours', message: "Max Hours '8h' is not a number >= 0; write hours such as 8, or 999 for unlimited." },
       { file: 'shifts', row: 2, column: 'Start', message: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist." },
-      { file: 'shifts', row: 3, column: 'End', message: "End '1/13/2026 9:00 AM' is not after Start '1/13/2026 5:00 PM'; a shift that ends after midnight ends on the next day's date." },
+      {
+        file: 'shifts',
+        row: 3,
+        column: 'End',
+        message: "End '1/13/2026 9:00 AM' is not after Start '1/13/2026 5:00 PM'; a shift that ends after midnight ends on the next day's date.",
+      },
       { file: 'shifts', row: 3, column: 'Groups', message: "The count 'two' for group 'kitchen' is not a whole number; write, for example, kitchen:2." },
       { file: 'shifts', row: 4, column: 'Groups', message: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' },
       { file: 'shifts', row: 5, column: 'Groups', message: "Group 'kitchen' is listed twice in 'kitchen:1,kitchen:2'; list each group once." },
-      { file: 'shifts', row: 6, column: 'Groups', message: "Groups entry 'kitchen' has no count; write group:count, such as \"kitchen:2, bar:1\"." },
+      { file: 'shifts', row: 6, column: 'Groups', message: 'Groups entry \'kitchen\' has no count; write group:count, such as "kitchen:2, bar:1".' },
     ]);
   });
 
   it('counts rows as a spreadsheet does: blank rows and multi-line quoted cells', () => {
     const v = Buffer.from('Name,Group,Max Hours\n\n"Ana\nRuiz",kitchen,x\n');
-    expect(errorsOf(v, SHIFTS)).to.deep.equal([{ file: 'volunteers', row: 3, column: 'Max Hours', message: "Max Hours 'x' is not a number >= 0; write hours such as 8, or 999 for unlimited." }]);
+    expect(errorsOf(v, SHIFTS)).to.deep.equal([
+      { file: 'volunteers', row: 3, column: 'Max Hours', message: "Max Hours 'x' is not a number >= 0; write hours such as 8, or 999 for unlimited." },
+    ]);
   });
 
   it('names a missing column, a header-less file, a repeated column and duplicate IDs', () => {
-    expect(errorsOf(crlf(['Name,Group,Email', 'Ana,k,a@x']), SHIFTS)).to.deep.equal([{ file: 'volunteers', row: 1, column: 'Max Hours', message: "Column 'Max Hours' is missing; the header has 'Name', 'Group', 'Email'." }]);
-    expect(errorsOf(crlf(['Ana Ruiz,kitchen,8']), SHIFTS)).to.deep.equal([{ file: 'volunteers', row: 1, message: "The first row must be the header, with the columns Name, Group, Max Hours; found 'Ana Ruiz,kitchen,8'." }]);
-    expect(errorsOf(crlf(['Name,Group,Max Hours,name', 'Ana,k,8,x']), SHIFTS)[0]).to.deep.equal({ file: 'volunteers', row: 1, column: 'name', message: "Column 'Name' appears twice in the header; keep one." });
+    expect(errorsOf(crlf(['Name,Group,Email', 'Ana,k,a@x']), SHIFTS)).to.deep.equal([
+      { file: 'volunteers', row: 1, column: 'Max Hours', message: "Column 'Max Hours' is missing; the header has 'Name', 'Group', 'Email'." },
+    ]);
+    expect(errorsOf(crlf(['Ana Ruiz,kitchen,8']), SHIFTS)).to.deep.equal([
+      { file: 'volunteers', row: 1, message: "The first row must be the header, with the columns Name, Group, Max Hours; found 'Ana Ruiz,kitchen,8'." },
+    ]);
+    expect(errorsOf(crlf(['Name,Group,Max Hours,name', 'Ana,k,8,x']), SHIFTS)[0]).to.deep.equal({
+      file: 'volunteers',
+      row: 1,
+      column: 'name',
+      message: "Column 'Name' appears twice in the header; keep one.",
+    });
     expect(errorsOf(crlf(['ID,Name,Group,Max Hours', 'v1,Ana,k,8', 'v1,Ben,k,8', ',Cy,k,8']), SHIFTS)).to.deep.equal([
       { file: 'volunteers', row: 3, column: 'ID', message: "ID 'v1' is already used in row 2; IDs must be unique." },
       { file: 'volunteers', row: 4, column: 'ID', message: 'ID is blank; give every row an ID, or remove the ID column to use names.' },
@@ -119,11 +160,16 @@ describe('CSV input', () => {
 
   it('refuses files that are not UTF-8 text, and empty or malformed CSV', () => {
     const latin1 = Buffer.concat([Buffer.from('Name,Group,Max Hours\nJos'), Buffer.from([0xe9]), Buffer.from(',k,8\n')]);
-    expect(errorsOf(latin1, SHIFTS)).to.deep.equal([{ file: 'volunteers', row: 2, message: 'The file is not UTF-8 text: byte 0xE9 in row 2 is not valid UTF-8. Save it as "CSV UTF-8".' }]);
+    expect(errorsOf(latin1, SHIFTS)).to.deep.equal([
+      { file: 'volunteers', row: 2, message: 'The file is not UTF-8 text: byte 0xE9 in row 2 is not valid UTF-8. Save it as "CSV UTF-8".' },
+    ]);
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Name,Group', 'utf16le')]);
     expect(errorsOf(utf16, SHIFTS)[0]!.message).to.equal('The file is UTF-16 text; save it as "CSV UTF-8" and upload it again.');
     expect(errorsOf(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00]), SHIFTS)[0]!.message).to.match(/^The file is not text/);
-    expect(errorsOf(VOLUNTEERS, Buffer.from('\n\n'))[0]).to.deep.equal({ file: 'shifts', message: 'The file is empty; it needs a header row (Name, Start, End, Groups) and a row per shift.' });
+    expect(errorsOf(VOLUNTEERS, Buffer.from('\n\n'))[0]).to.deep.equal({
+      file: 'shifts',
+      message: 'The file is empty; it needs a header row (Name, Start, End, Groups) and a row per shift.',
+    });
     expect(errorsOf(VOLUNTEERS, Buffer.from('Name,Start,End,Groups\n"A,1/1/2026 8:00 AM\n'))[0]!.message).to.match(/^The file is not valid CSV: /);
   });
 });

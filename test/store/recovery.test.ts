@@ -41,7 +41,10 @@ describe('PostgreSQL connections dropped (a database restart): the service recov
     // A request on a dropped connection may fail with 503 (never a 500); the pool reconnects.
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await call()).status);
-    expect(statuses.every((s) => s === 200 || s === 503), String(statuses)).to.equal(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 503),
+      String(statuses),
+    ).to.equal(true);
     expect(statuses.at(-1)).to.equal(200);
     expect((await supertest(app.callback()).get('/readyz')).status).to.equal(200);
   });

@@ -5,7 +5,15 @@
 import highsModule, { type Highs } from 'highs';
 import { SOLVER_MIN_TIME_S } from '../budget.js';
 import type { MipModel } from '../mip-model.js';
-import { integralWithinBounds, roundIntegers, type PhaseOutcome, type PhaseRequest, type PhaseStatus, type SolverBackend, type SolverSession } from './backend.js';
+import {
+  integralWithinBounds,
+  roundIntegers,
+  type PhaseOutcome,
+  type PhaseRequest,
+  type PhaseStatus,
+  type SolverBackend,
+  type SolverSession,
+} from './backend.js';
 
 /** HiGHS's model statuses, in the order of their codes (highs.constants.modelStatus). */
 const MODEL_STATUSES = [
@@ -92,7 +100,12 @@ export function highsBackend(highs: Highs): SolverBackend {
             if (all) h.changeColsCost(all, req.objective.costs);
             h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
             for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, lo === -Infinity ? -highs.infinity : lo, up === Infinity ? highs.infinity : up);
-            h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()), mip_rel_gap: req.relGap, mip_abs_gap: req.absGap, solve_relaxation: req.relaxation === true });
+            h.options.set({
+              time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
+              mip_rel_gap: req.relGap,
+              mip_abs_gap: req.absGap,
+              solve_relaxation: req.relaxation === true,
+            });
             h.zeroAllClocks();
             if (req.start) h.setSolution({ colValue: req.start });
             const run = h.run(interrupts(highs, req));

@@ -4,7 +4,15 @@
 import solverModule from 'javascript-lp-solver';
 import type { MipModel } from '../mip-model.js';
 import { RAN_TO_LIMIT_SHARE, SOLVER_MIN_TIME_S } from '../budget.js';
-import { integralWithinBounds, roundIntegers, type PhaseOutcome, type PhaseRequest, type PhaseStatus, type SolverBackend, type SolverSession } from './backend.js';
+import {
+  integralWithinBounds,
+  roundIntegers,
+  type PhaseOutcome,
+  type PhaseRequest,
+  type PhaseStatus,
+  type SolverBackend,
+  type SolverSession,
+} from './backend.js';
 
 type Constraint = { min?: number; max?: number; equal?: number };
 type Solver = (typeof solverModule)['default'];
@@ -77,7 +85,14 @@ export const jslpBackend: SolverBackend = {
           if (req.relaxation) return { status: STATUS_TABLE.relaxation, objective: result.result, bound: result.result, gap: null, ms };
           const values = Float64Array.from(model.colNames, (name) => Number(result[name] ?? 0));
           if (!integralWithinBounds(model, values)) return { status: STATUS_TABLE.fractional, ...none };
-          return { status: STATUS_TABLE[atLimit ? 'solution-at-limit' : 'solution'], values: roundIntegers(model, values), objective: result.result, bound: null, gap: null, ms };
+          return {
+            status: STATUS_TABLE[atLimit ? 'solution-at-limit' : 'solution'],
+            values: roundIntegers(model, values),
+            objective: result.result,
+            bound: null,
+            gap: null,
+            ms,
+          };
         } catch (e) {
           return { status: STATUS_TABLE.threw, objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
         }

@@ -43,7 +43,9 @@ export async function fromStore<T>(deps: Pick<AccessDeps, 'logger'>, requestId: 
     return await call();
   } catch (err) {
     deps.logger.error({ request_id: requestId, err }, 'database unavailable');
-    throw new ProblemError('overloaded', 'The database behind keys and quotas cannot be reached right now; retry in a few seconds.', { headers: { 'Retry-After': '5' } });
+    throw new ProblemError('overloaded', 'The database behind keys and quotas cannot be reached right now; retry in a few seconds.', {
+      headers: { 'Retry-After': '5' },
+    });
   }
 }
 
@@ -73,14 +75,22 @@ async function authenticate(ctx: Context, deps: AccessDeps): Promise<KeyRecord> 
   const inHeader = KEY_HEADERS.filter((h) => ctx.get(h) !== '');
   if (inQuery.length > 0 || inHeader.length > 0) {
     const where = [...inQuery.map((k) => `query parameter '${k}'`), ...inHeader.map((h) => `header '${h}'`)].join(' and ');
-    throw unauthorized(`A key was sent in the ${where}; keys are only read from the Authorization header (Authorization: Bearer <user_id>.<signature>). Do not send keys in URLs: they end up in logs.`);
+    throw unauthorized(
+      `A key was sent in the ${where}; keys are only read from the Authorization header (Authorization: Bearer <user_id>.<signature>). Do not send keys in URLs: they end up in logs.`,
+    );
   }
   const header = ctx.get('Authorization');
   if (header === '') throw unauthorized('The Authorization header is missing; send Authorization: Bearer <user_id>.<signature>.');
   const token = bearerToken(header);
-  if (token === undefined) throw unauthorized(`The Authorization header is not a Bearer key; send Authorization: Bearer <user_id>.<signature> (found the scheme '${schemeOf(header)}').`);
+  if (token === undefined)
+    throw unauthorized(
+      `The Authorization header is not a Bearer key; send Authorization: Bearer <user_id>.<signature> (found the scheme '${schemeOf(header)}').`,
+    );
   const parsed = parseKey(token);
-  if (!parsed.ok) throw unauthorized(`The key is malformed: a key is <user_id>.<signature>, both parts required, the signature 43 characters; check it was not cut short. ${V1_NOTE}`);
+  if (!parsed.ok)
+    throw unauthorized(
+      `The key is malformed: a key is <user_id>.<signature>, both parts required, the signature 43 characters; check it was not cut short. ${V1_NOTE}`,
+    );
   const record = await fromStore(deps, ctx.state.requestId, () => deps.store.find(parsed.userId));
   if (!record) throw unauthorized(`No key was issued for user '${parsed.userId}'. ${V1_NOTE}`);
   if (!signatureMatches(sign(deps.secret, record.userId, record.nonce), parsed.signature)) {
@@ -110,9 +120,13 @@ export function accessControl(deps: AccessDeps): Middleware {
         if (count === undefined) {
           limitHeaders(0);
           deps.metrics?.quotaRejections.inc();
-          throw new ProblemError('quota-exceeded', `The daily quota of ${user.quota} requests is used up; it resets at ${isoSeconds(period.end)} (in ${period.secondsLeft} seconds).`, {
-            headers: { 'Retry-After': String(period.secondsLeft) },
-          });
+          throw new ProblemError(
+            'quota-exceeded',
+            `The daily quota of ${user.quota} requests is used up; it resets at ${isoSeconds(period.end)} (in ${period.secondsLeft} seconds).`,
+            {
+              headers: { 'Retry-After': String(period.secondsLeft) },
+            },
+          );
         }
         limitHeaders(user.quota - count);
       } else {
@@ -134,7 +148,9 @@ export function accessControl(deps: AccessDeps): Middleware {
         duration_ms: Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 100) / 100,
         request_id: ctx.state.requestId,
       };
-      const write = deps.store.record(user.userId, entry).catch((err: unknown) => deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed'));
+      const write = deps.store
+        .record(user.userId, entry)
+        .catch((err: unknown) => deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed'));
       deps.pending?.add(write);
       void write.finally(() => deps.pending?.delete(write));
     }

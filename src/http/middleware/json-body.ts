@@ -37,7 +37,10 @@ function decoded(req: IncomingMessage, encoding: string): Readable {
     // inflation reads 'encoding' (its typings still name the option 'gzip').
     stream = inflate(req, { encoding } as inflate.Options);
   } catch {
-    throw new ProblemError('unsupported-media-type', `Content-Encoding '${encoding.slice(0, 40)}' is not supported; send the body uncompressed, or as gzip, deflate or br.`);
+    throw new ProblemError(
+      'unsupported-media-type',
+      `Content-Encoding '${encoding.slice(0, 40)}' is not supported; send the body uncompressed, or as gzip, deflate or br.`,
+    );
   }
   if (stream === req) return stream;
   stream.on('error', (err: BodyError) => {
@@ -56,7 +59,10 @@ function readError(thrown: unknown, encoding: string, maxBytes: number): Problem
   if (err.type === 'request.aborted') return new ProblemError('invalid-json', 'The request was aborted before the whole body arrived.');
   if (err.type === 'request.size.invalid') return new ProblemError('invalid-json', 'The body is shorter or longer than its Content-Length header says.');
   if (err.decoding) {
-    return new ProblemError('invalid-encoding', `The body could not be decompressed as its Content-Encoding '${encoding.slice(0, 40)}' says (${(err.message ?? 'corrupt data').slice(0, 120)}); send it uncompressed, or compress it again.`);
+    return new ProblemError(
+      'invalid-encoding',
+      `The body could not be decompressed as its Content-Encoding '${encoding.slice(0, 40)}' says (${(err.message ?? 'corrupt data').slice(0, 120)}); send it uncompressed, or compress it again.`,
+    );
   }
   return undefined;
 }
@@ -64,7 +70,10 @@ function readError(thrown: unknown, encoding: string, maxBytes: number): Problem
 export function jsonBody(maxBytes: number): Middleware {
   return async (ctx, next) => {
     if (!hasBody(ctx.req.headers)) {
-      throw new ProblemError('invalid-json', 'The request body is empty; send a JSON object with volunteers and unassigned_shifts, with Content-Type: application/json.');
+      throw new ProblemError(
+        'invalid-json',
+        'The request body is empty; send a JSON object with volunteers and unassigned_shifts, with Content-Type: application/json.',
+      );
     }
     if (!ctx.is('application/json')) {
       const sent = ctx.get('Content-Type') || 'no Content-Type';
@@ -88,5 +97,11 @@ export function jsonBody(maxBytes: number): Middleware {
 }
 
 function jsonTooLarge(found: number | undefined, maxBytes: number): ProblemError {
-  return overLimit('The JSON body', found === undefined ? 'over the limit' : `${found.toLocaleString('en-US')} bytes`, 'MAX_JSON_BODY_BYTES', maxBytes, 'bytes');
+  return overLimit(
+    'The JSON body',
+    found === undefined ? 'over the limit' : `${found.toLocaleString('en-US')} bytes`,
+    'MAX_JSON_BODY_BYTES',
+    maxBytes,
+    'bytes',
+  );
 }

@@ -31,7 +31,7 @@ const SLUG_BY_STATUS: Record<number, ProblemSlug> = {
 function fromLibraryError(err: LibraryError): ProblemError | undefined {
   // formidable's errors carry httpCode but no status; co-body's carry status.
   const status = err.status ?? err.statusCode ?? err.httpCode;
-  if (status === undefined || status >= 500 && status !== 501 && status !== 503) return undefined;
+  if (status === undefined || (status >= 500 && status !== 501 && status !== 503)) return undefined;
   const slug = SLUG_BY_STATUS[status];
   if (!slug) return undefined;
   const detail =
@@ -77,7 +77,13 @@ export function problemResponder(logger: Logger): Middleware {
         return;
       }
       logger.error({ request_id: ctx.state.requestId, err: thrown }, 'internal error');
-      sendProblem(ctx, new ProblemError('internal', `The service failed to answer this request. It is logged under request id ${ctx.state.requestId}; report that id to the operator.`));
+      sendProblem(
+        ctx,
+        new ProblemError(
+          'internal',
+          `The service failed to answer this request. It is logged under request id ${ctx.state.requestId}; report that id to the operator.`,
+        ),
+      );
     }
   };
 }

@@ -39,10 +39,7 @@ export function requestContext(logger: Logger, metrics?: Metrics, routeOf: Route
       // whatever a client put in the path.
       const route = routeOf(ctx.method, ctx.path);
       metrics?.requests.inc({ route, method: ctx.method, status: String(ctx.status) });
-      logger.info(
-        { request_id: requestId, method: ctx.method, route, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 },
-        'request',
-      );
+      logger.info({ request_id: requestId, method: ctx.method, route, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 }, 'request');
     }
   };
 }

@@ -9,7 +9,11 @@ export function solveAdmission(capacity: number): Middleware {
   let inFlight = 0;
   return async (_ctx, next) => {
     if (inFlight >= capacity) {
-      throw new ProblemError('overloaded', `The solvers are busy with ${inFlight} scheduling requests, as many as this instance takes at once; retry in a few seconds.`, { headers: { 'Retry-After': '5' } });
+      throw new ProblemError(
+        'overloaded',
+        `The solvers are busy with ${inFlight} scheduling requests, as many as this instance takes at once; retry in a few seconds.`,
+        { headers: { 'Retry-After': '5' } },
+      );
     }
     inFlight++;
     try {

@@ -12,7 +12,10 @@ export interface ReadinessChecks {
   solverPool: () => boolean;
 }
 
-export function operationsRoutes(router: Router, deps: { metrics: Metrics; readiness: ReadinessChecks; schemas: SchemaRegistry; openapi: Record<string, unknown> }): void {
+export function operationsRoutes(
+  router: Router,
+  deps: { metrics: Metrics; readiness: ReadinessChecks; schemas: SchemaRegistry; openapi: Record<string, unknown> },
+): void {
   router.get('/openapi.json', (ctx) => {
     ctx.body = deps.openapi;
   });
@@ -24,7 +27,9 @@ export function operationsRoutes(router: Router, deps: { metrics: Metrics; readi
   router.get('/readyz', async (ctx) => {
     const checks = { database: await deps.readiness.database(), solver_pool: deps.readiness.solverPool() ? 'ok' : 'starting' };
     if (checks.database !== 'ok' || checks.solver_pool !== 'ok') {
-      const failing = Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k, v]) => `${k} ${v}`);
+      const failing = Object.entries(checks)
+        .filter(([, v]) => v !== 'ok')
+        .map(([k, v]) => `${k} ${v}`);
       throw new ProblemError('overloaded', `Not ready: ${failing.join(', ')}.`, { headers: { 'Retry-After': '5' } });
     }
     ctx.body = { status: 'ready', checks };
@@ -36,7 +41,12 @@ export function operationsRoutes(router: Router, deps: { metrics: Metrics; readi
   });
 
   router.get('/schemas', (ctx) => {
-    ctx.body = [...deps.schemas.schemas].map(([name, schema]) => ({ name: `${name}.json`, $id: schema.$id, title: schema.title, href: `/schemas/${name}.json` }));
+    ctx.body = [...deps.schemas.schemas].map(([name, schema]) => ({
+      name: `${name}.json`,
+      $id: schema.$id,
+      title: schema.title,
+      href: `/schemas/${name}.json`,
+    }));
   });
 
   router.get('/schemas/:file', (ctx) => {

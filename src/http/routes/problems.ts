@@ -3,8 +3,7 @@
 import Router from '@koa/router';
 import { ProblemError, problemTypes, type ProblemSlug, type ProblemType } from '../../service/problems.js';
 
-const escapeHtml = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeHtml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -27,7 +26,10 @@ export function problemRoutes(router: Router): void {
     }
     const items = all.map((p) => `<li><a href="/problems/${p.slug}"><code>${p.slug}</code></a> (${p.status}): ${escapeHtml(p.title)}</li>`).join('\n');
     ctx.type = 'html';
-    ctx.body = page('Problem types', `<h1>Problem types</h1><p>Every error response is <code>application/problem+json</code> (RFC 9457) with one of these types.</p><ul>${items}</ul>`);
+    ctx.body = page(
+      'Problem types',
+      `<h1>Problem types</h1><p>Every error response is <code>application/problem+json</code> (RFC 9457) with one of these types.</p><ul>${items}</ul>`,
+    );
   });
 
   router.get('/problems/:slug', (ctx) => {

@@ -46,7 +46,8 @@ const MAX_FIELDS_BYTES = 64 * 1024;
 const MAX_FILES = 2;
 
 function multipartError(err: { code?: number; httpCode?: number; message?: string }, maxBytes: number): ProblemError {
-  const multipart = (detail: string): ProblemError => new ProblemError('invalid-multipart', `${detail} The upload takes the file parts volunteers and shifts and the text field timezone.`);
+  const multipart = (detail: string): ProblemError =>
+    new ProblemError('invalid-multipart', `${detail} The upload takes the file parts volunteers and shifts and the text field timezone.`);
   switch (err.code) {
     case FORMIDABLE.biggerThanMaxFileSize:
     case FORMIDABLE.biggerThanTotalMaxFileSize:
@@ -75,7 +76,16 @@ async function receive(ctx: Context, dir: string, maxBytes: number): Promise<voi
     json: false,
     urlencoded: false,
     text: false,
-    formidable: { uploadDir: dir, maxFileSize: maxBytes, maxTotalFileSize: 2 * maxBytes, maxFiles: MAX_FILES, maxFields: MAX_FIELDS, maxFieldsSize: MAX_FIELDS_BYTES, allowEmptyFiles: true, minFileSize: 0 },
+    formidable: {
+      uploadDir: dir,
+      maxFileSize: maxBytes,
+      maxTotalFileSize: 2 * maxBytes,
+      maxFiles: MAX_FILES,
+      maxFields: MAX_FIELDS,
+      maxFieldsSize: MAX_FIELDS_BYTES,
+      allowEmptyFiles: true,
+      minFileSize: 0,
+    },
   });
   try {
     await parse(ctx, async () => {});
@@ -90,12 +100,18 @@ function listParts(names: string[]): string {
   return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
 }
 
-export function scheduleCsvRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware }): void {
+export function scheduleCsvRoutes(
+  router: Router,
+  deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware },
+): void {
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleOptions(ctx.query, deps.config, deps.schemas);
     if (!ctx.is('multipart/form-data')) {
       const sent = ctx.get('Content-Type') || 'no Content-Type';
-      throw new ProblemError('unsupported-media-type', `This endpoint takes multipart/form-data with file parts volunteers and shifts (curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv); the request sent ${sent}.`);
+      throw new ProblemError(
+        'unsupported-media-type',
+        `This endpoint takes multipart/form-data with file parts volunteers and shifts (curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv); the request sent ${sent}.`,
+      );
     }
     const dir = await mkdtemp(join(tmpdir(), UPLOAD_PREFIX));
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule/csv' });
@@ -107,12 +123,16 @@ export function scheduleCsvRoutes(router: Router, deps: { config: Config; schema
       const errors: CsvError[] = [];
       const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && k !== 'timezone');
       if (unexpected.length > 0) {
-        throw new ProblemError('invalid-multipart', `The upload has parts it does not take (${listParts(unexpected)}); the parts are the files volunteers and shifts and the text field timezone.`);
+        throw new ProblemError(
+          'invalid-multipart',
+          `The upload has parts it does not take (${listParts(unexpected)}); the parts are the files volunteers and shifts and the text field timezone.`,
+        );
       }
       const bytes: Partial<Record<CsvFile, Buffer>> = {};
       for (const part of PARTS) {
         const file = files[part];
-        if (fields[part] !== undefined) errors.push({ file: part, message: `Part '${part}' was sent as a text field; send it as a file (curl -F ${part}=@${part}.csv).` });
+        if (fields[part] !== undefined)
+          errors.push({ file: part, message: `Part '${part}' was sent as a text field; send it as a file (curl -F ${part}=@${part}.csv).` });
         else if (file === undefined) errors.push({ file: part, message: `The ${part} file is missing; send it as the file part '${part}'.` });
         else if (Array.isArray(file)) errors.push({ file: part, message: `The ${part} part was sent ${file.length} times; send one file.` });
         else if (file.size === 0) errors.push({ file: part, message: `The ${part} file is empty.` });

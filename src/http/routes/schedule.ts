@@ -12,7 +12,10 @@ import type { Scheduler } from '../../engine/scheduler.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Metrics } from '../metrics.js';
 
-export function scheduleRoutes(router: Router, deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware }): void {
+export function scheduleRoutes(
+  router: Router,
+  deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware },
+): void {
   router.post('/api/schedule', deps.admit, jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
     const call = parseScheduleOptions(ctx.query, deps.config, deps.schemas);
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule' });

@@ -12,7 +12,10 @@ import type { Logger } from '../../logging/logger.js';
 export function usageRoutes(router: Router, deps: { store: KeyStore; clock: () => Date; logger: Logger }): void {
   router.get('/api/usage', async (ctx) => {
     for (const name of Object.keys(ctx.query)) {
-      if (name !== 'limit') throw new ProblemError('invalid-request', `query parameter ${name} is not known; the only option is limit=1..1000.`, { errors: [{ pointer: '', code: 'unknown_parameter', message: `query parameter ${name} is not known; the only option is limit=1..1000.` }] });
+      if (name !== 'limit')
+        throw new ProblemError('invalid-request', `query parameter ${name} is not known; the only option is limit=1..1000.`, {
+          errors: [{ pointer: '', code: 'unknown_parameter', message: `query parameter ${name} is not known; the only option is limit=1..1000.` }],
+        });
     }
     let limit = 50;
     const raw = ctx.query.limit;
