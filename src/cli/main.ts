@@ -134,7 +134,7 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
     const line = new ProgressLine(io);
     progress = line;
     const deps = { schemas: loadSchemas(), limits: config.limits, scheduler };
-    const withProgress = { ...call, onProgress: (p: SolveProgress) => line.update(p) };
+    const withProgress = { ...call, onProgress: (p: SolveProgress) => { line.update(p); } };
     const answer =
       'body' in input
         ? await scheduleRequest(input.body, withProgress, deps, 2)
@@ -160,7 +160,7 @@ const systemClock: ProgressClock = {
   now: () => Date.now(),
   everySecond: (tick) => {
     const timer = setInterval(tick, 1000).unref();
-    return { stop: () => clearInterval(timer) };
+    return { stop: () => { clearInterval(timer); } };
   },
 };
 
@@ -179,7 +179,7 @@ export class ProgressLine {
     private readonly clock: ProgressClock = systemClock,
   ) {
     this.begun = clock.now();
-    this.timer = clock.everySecond(() => this.print('solving'));
+    this.timer = clock.everySecond(() => { this.print('solving'); });
   }
 
   update(progress: Pick<SolveProgress, 'groupsDone' | 'groupsRunning' | 'filled'>): void {

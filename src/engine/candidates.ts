@@ -32,7 +32,7 @@ export function prepare(sub: Subproblem): Prepared {
   const remaining = new Float64Array(nV);
   sub.volunteers.forEach((v, i) => {
     lockedHours[i] = v.locks.reduce((sum, l) => sum + l.hours, 0);
-    remaining[i] = Math.max(0, v.cap - lockedHours[i]!);
+    remaining[i] = Math.max(0, v.cap - lockedHours[i]);
   });
 
   const candVolunteer: number[] = [];

@@ -79,7 +79,7 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
     async (sub, slice) => {
       const job = { sub, backend: request.backend, slice, lpText: request.diagnostics.lpText, maxMipPairs: request.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
       progress.started(sub.group);
-      const outcome = await runner.run(job, { ...(signal ? { signal } : {}), onIncumbent: (incumbent) => progress.improved(sub.group, incumbent) });
+      const outcome = await runner.run(job, { ...(signal ? { signal } : {}), onIncumbent: (incumbent) => { progress.improved(sub.group, incumbent); } });
       const result = outcome.kind === 'done' ? outcome.result : fallback(sub, outcome, signal?.aborted === true);
       progress.finished(sub.group, result.filled);
       return result;

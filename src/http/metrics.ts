@@ -8,7 +8,7 @@ export interface Metrics {
   registry: Registry;
   requests: Counter<'route' | 'method' | 'status'>;
   solveSeconds: Histogram<'endpoint' | 'status'>;
-  quotaRejections: Counter<string>;
+  quotaRejections: Counter;
 }
 
 export function createMetrics(poolStats?: () => PoolStats): Metrics {

@@ -45,14 +45,14 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
-      const force = setTimeout(() => server.closeAllConnections(), GRACE_MS);
+      const force = setTimeout(() => { server.closeAllConnections(); }, GRACE_MS);
       force.unref();
       server.close(() => {
         clearTimeout(force);
         clearInterval(pruning);
         void Promise.all([...pendingWrites])
           .then(() => Promise.all([scheduler.close(), preparer.close(), store.close()]))
-          .then(() => resolve());
+          .then(() => { resolve(); });
       });
       server.closeIdleConnections();
     });
@@ -89,7 +89,7 @@ function scheduleHistoryPruning(store: KeyStore, config: Config, logger: Logger)
       .then((deleted) => {
         if (deleted > 0) logger.info({ deleted, days: config.usageHistoryDays, max_per_key: config.usageHistoryMaxPerKey }, 'usage history pruned');
       })
-      .catch((err: unknown) => logger.warn({ err }, 'usage history pruning failed'));
+      .catch((err: unknown) => { logger.warn({ err }, 'usage history pruning failed'); });
   };
   prune();
   const timer = setInterval(prune, HOUR_MS);
@@ -109,6 +109,6 @@ export async function serve(): Promise<void> {
       process.exit(0);
     });
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => { stop('SIGTERM'); });
+  process.once('SIGINT', () => { stop('SIGINT'); });
 }

@@ -293,7 +293,7 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
     const col = (name: string): string => sheet.headers.get(name)!;
     const ids = identify('volunteers', sheet, errors, warnings);
     sheet.rows.forEach(({ row, cells }, i) => {
-      const err = (column: string, message: string): void => void errors.push({ file: 'volunteers', row, column: col(column), message });
+      const err = (column: string, message: string): void => { errors.push({ file: 'volunteers', row, column: col(column), message }); };
       const name = cells.get('Name')!;
       const group = cells.get('Group')!;
       const hours = cells.get('Max Hours')!;
@@ -313,7 +313,7 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
     const col = (name: string): string => sheet.headers.get(name)!;
     const ids = identify('shifts', sheet, errors, warnings);
     sheet.rows.forEach(({ row, cells }, i) => {
-      const err = (column: string, message: string): void => void errors.push({ file: 'shifts', row, column: col(column), message });
+      const err = (column: string, message: string): void => { errors.push({ file: 'shifts', row, column: col(column), message }); };
       if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
       const start = readWallClock('Start', cells.get('Start')!, zone);
       const end = readWallClock('End', cells.get('End')!, zone);

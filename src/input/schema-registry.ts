@@ -29,7 +29,7 @@ export interface SchemaRegistry {
 
 export type { ErrorObject };
 
-const addFormats = (addFormatsModule as unknown as { default: typeof addFormatsModule.default }).default ?? addFormatsModule;
+const addFormats = (addFormatsModule).default ?? addFormatsModule;
 
 export function loadSchemas(dir: string = schemaDir): SchemaRegistry {
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });

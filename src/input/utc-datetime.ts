@@ -25,11 +25,11 @@ export function parseUtcDateTime(field: string, value: string): UtcParse {
     const fraction = Number((m[7] ?? '0').padEnd(3, '0'));
     // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as written.
     const back = new Date(0);
-    back.setUTCFullYear(y!, mo! - 1, d!);
-    back.setUTCHours(h!, mi!, s, fraction);
+    back.setUTCFullYear(y!, mo! - 1, d);
+    back.setUTCHours(h!, mi, s, fraction);
     const ms = back.getTime();
     if (mo! < 1 || mo! > 12 || back.getUTCMonth() !== mo! - 1 || back.getUTCDate() !== d! || h! > 23 || mi! > 59 || s > 59) {
-      const days = mo! >= 1 && mo! <= 12 ? new Date(Date.UTC(y!, mo!, 0)).getUTCDate() : 0;
+      const days = mo! >= 1 && mo! <= 12 ? new Date(Date.UTC(y!, mo, 0)).getUTCDate() : 0;
       const why = days > 0 && d! > days ? `${MONTHS[mo! - 1]} ${y} has ${days} days` : 'a month, day, hour, minute or second is out of range';
       return { ok: false, code: 'invalid_date', message: `${field} ${quote(value)} is not a real date-time: ${why}.` };
     }

@@ -183,7 +183,7 @@ function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, 
   check(body, [], 'schedule-request', 'the request');
   const each = (key: string, schemaName: string, what: string): void => {
     const list = body[key];
-    if (Array.isArray(list)) list.forEach((item, i) => check(item, [key, i], schemaName, what));
+    if (Array.isArray(list)) list.forEach((item, i) => { check(item, [key, i], schemaName, what); });
   };
   each('volunteers', 'volunteer', 'a volunteer');
   each('unassigned_shifts', 'shift', 'a shift');

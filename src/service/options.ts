@@ -71,7 +71,7 @@ export function parseScheduleOptions(
     }
     texts[name] = value;
     // Query values are text; a number-typed option is checked as the number it spells.
-    const type = (registry.schemas.get(OPTIONS_SCHEMA)?.properties?.[name] as JsonSchema | undefined)?.type;
+    const type = (registry.schemas.get(OPTIONS_SCHEMA)?.properties?.[name])?.type;
     values[name] = type === 'number' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   }
   const validate = registry.validator(OPTIONS_SCHEMA);

@@ -50,10 +50,9 @@ function bestCoverage(request: Json): number {
     for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) base += Math.min(n, inShift[i]!.filter((v) => v.group === g).length);
   });
   const pairs: Array<[number, number]> = [];
-  vols.forEach((v, vi) =>
-    shifts.forEach((s, si) => {
+  vols.forEach((v, vi) => { shifts.forEach((s, si) => {
       if ((s.required_groups[v.group] ?? 0) > 0 && !lockKeys.has(`${v.id}|${s.id}`)) pairs.push([vi, si]);
-    }),
+    }); },
   );
   const held: number[][] = vols.map((v) => shifts.flatMap((s, si) => (lockKeys.has(`${v.id}|${s.id}`) ? [si] : [])));
   const lockedHours = held.map((list) => list.reduce((t, si) => t + hours(shifts[si]!), 0));

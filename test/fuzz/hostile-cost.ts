@@ -156,7 +156,7 @@ function send(port: number, family: Pick<Family, 'method' | 'path' | 'headers' |
       (res) => {
         let bytes = 0;
         res.on('data', (d: Buffer) => (bytes += d.length));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on('end', () => { resolve({ status: res.statusCode ?? 0, bytes }); });
       },
     );
     req.on('error', reject);

@@ -27,7 +27,7 @@ export function collect(child: ChildProcess, resolve: (r: CliResult) => void, re
   child.stdout?.on('data', (c) => (stdout += c));
   child.stderr?.on('data', (c) => (stderr += c));
   child.on('error', reject);
-  child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  child.on('close', (code, signal) => { resolve({ code, signal, stdout, stderr }); });
   return { stdout: () => stdout, stderr: () => stderr };
 }
 
@@ -50,7 +50,7 @@ export async function startService(env: Record<string, string>): Promise<Running
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${out}`)), 30_000);
+    const timer = setTimeout(() => { reject(new Error(`no listening line: ${out}`)); }, 30_000);
     child.stdout.on('data', () => {
       const line = out.split('\n').find((l) => l.includes('"listening"'));
       if (line) {
@@ -58,7 +58,7 @@ export async function startService(env: Record<string, string>): Promise<Running
         resolve((JSON.parse(line) as { port: number }).port);
       }
     });
-    child.on('exit', () => reject(new Error(`the service exited before listening: ${out}`)));
+    child.on('exit', () => { reject(new Error(`the service exited before listening: ${out}`)); });
   });
   return {
     port,
@@ -73,7 +73,7 @@ export async function startService(env: Record<string, string>): Promise<Running
         };
         if (look()) return;
         child.stdout.on('data', look);
-        child.once('exit', () => (out.includes(text) ? resolve() : reject(new Error(`the service exited without printing ${text}: ${out}`))));
+        child.once('exit', () => { out.includes(text) ? resolve() : reject(new Error(`the service exited without printing ${text}: ${out}`)); });
       }),
     stop: () => {
       child.kill('SIGTERM');

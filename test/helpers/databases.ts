@@ -18,7 +18,7 @@ export interface TestDatabase {
 
 export async function sqliteDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'vs-store-'));
-  return { name: 'sqlite', url: `sqlite:${join(dir, 'scheduler.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { name: 'sqlite', url: `sqlite:${join(dir, 'scheduler.db')}`, drop: async () => { rmSync(dir, { recursive: true, force: true }); } };
 }
 
 export async function postgresDatabase(): Promise<TestDatabase> {

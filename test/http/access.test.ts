@@ -70,16 +70,14 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       it('accepts a valid key', async () => {
         expect((await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${key}`).send(BODY)).status).to.equal(200);
       });
-      it('401: no Authorization header', async () =>
-        expect401(await supertest(app().callback()).post('/api/validate').send(BODY), /^The Authorization header is missing/));
-      it('401: not a Bearer key', async () =>
-        expect401(
+      it('401: no Authorization header', async () => { expect401(await supertest(app().callback()).post('/api/validate').send(BODY), /^The Authorization header is missing/); });
+      it('401: not a Bearer key', async () => { expect401(
           await supertest(app().callback())
             .post('/api/validate')
             .set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`)
             .send(BODY),
           /is not a Bearer key.*'Basic'/,
-        ));
+        ); });
       for (const [what, bad] of [
         ['one part only', 'auth-user'],
         ['an empty signature', 'auth-user.'],
@@ -95,14 +93,13 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
           );
         });
       }
-      it('401: unknown user', async () =>
-        expect401(
+      it('401: unknown user', async () => { expect401(
           await supertest(app().callback())
             .post('/api/validate')
             .set('Authorization', `Bearer nobody.${'A'.repeat(43)}`)
             .send(BODY),
           /^No key was issued for user 'nobody'/,
-        ));
+        ); });
       it('401: invalid signature', async () => {
         const forged = `auth-user.${'B'.repeat(43)}`;
         expect401(

@@ -23,7 +23,7 @@ function rawPost(port: number, headers: Record<string, string>, chunks: Array<st
     const req = httpRequest({ port, method: 'POST', path: '/api/validate', headers }, (r) => {
       let text = '';
       r.on('data', (c) => (text += c));
-      r.on('end', () => resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }));
+      r.on('end', () => { resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }); });
     });
     req.on('error', reject);
     for (const c of chunks.slice(0, -1)) req.write(c);

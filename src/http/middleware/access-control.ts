@@ -150,7 +150,7 @@ export function accessControl(deps: AccessDeps): Middleware {
       };
       const write = deps.store
         .record(user.userId, entry)
-        .catch((err: unknown) => deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed'));
+        .catch((err: unknown) => { deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed'); });
       deps.pending?.add(write);
       void write.finally(() => deps.pending?.delete(write));
     }

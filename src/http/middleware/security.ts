@@ -23,7 +23,7 @@ export function securityHeaders(): Middleware {
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
-  }) as unknown as Middleware;
+  });
 }
 
 /** CORS for the listed origins only; any other origin gets no CORS headers. */
@@ -38,5 +38,5 @@ export function corsAllowlist(origins: readonly string[]): Middleware {
     allowHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
     exposeHeaders: ['X-Request-Id', 'API-Version', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After'],
     maxAge: 600,
-  }) as unknown as Middleware;
+  });
 }

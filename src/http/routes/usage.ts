@@ -36,7 +36,7 @@ export function usageRoutes(router: Router, deps: { store: KeyStore; clock: () =
       remaining: Math.max(0, user.quota - used),
       period_start: isoSeconds(period.start),
       resets_at: isoSeconds(period.end),
-      history: history as UsageResult['history'],
+      history: history,
     };
     ctx.body = body;
   });
