@@ -26,55 +26,71 @@ const RULE_PHRASE: Record<Rule, string> = { max_hours: 'at max_hours', overlap: 
 interface Blocked {
   volunteer: number;
   rule: Rule;
-  detail: Detail;
-  sentence: string;
+  /** The overlapping shift, for overlap and locked_overlap. */
+  other?: number;
 }
 
+/**
+ * The rule that keeps volunteer v out of shift s, if any. Only the rule: its detail and
+ * sentence are written for the few volunteers a conflict names (describe), not for every
+ * member of the group, which on large scarce rosters was most of the explanation's time.
+ */
 function whyNot(state: ScheduleState, v: number, s: number): Blocked | undefined {
   const { problem } = state;
-  const vol = problem.volunteers[v]!;
   const shift = problem.shifts[s]!;
-  const name = displayName(vol);
   let overlap: { other: number; locked: boolean } | undefined;
   for (const other of state.volunteerShifts[v]!) {
     if (!overlaps(problem.shifts[other]!, shift)) continue;
     const locked = state.lockedPairs.has(pairKey(v, other));
     if (!overlap || (locked && !overlap.locked)) overlap = { other, locked };
   }
-  if (overlap?.locked) {
-    const o = problem.shifts[overlap.other]!;
-    return {
-      volunteer: v,
-      rule: 'locked_overlap',
-      detail: { code: 'locked_overlap', volunteer_id: vol.id, shift_id: o.id },
-      sentence: `${name} is locked into '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`,
-    };
-  }
-  if (overlap) {
-    const o = problem.shifts[overlap.other]!;
-    return {
-      volunteer: v,
-      rule: 'overlap',
-      detail: { code: 'overlap', volunteer_id: vol.id, shift_id: o.id },
-      sentence: `${name} is in '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`,
-    };
-  }
-  const hours = state.hours[v]!;
-  if (hours + shift.hours > vol.capHours + 1e-9) {
-    return {
-      volunteer: v,
-      rule: 'max_hours',
-      detail: {
-        code: 'max_hours',
-        volunteer_id: vol.id,
-        assigned_hours: Math.round(hours * 100) / 100,
-        max_hours: vol.maxHours,
-        shift_hours: Math.round(shift.hours * 100) / 100,
-      },
-      sentence: `${name} has ${formatHours(hours)} of ${formatHours(vol.maxHours)} hours; this shift needs ${formatHours(shift.hours)} more.`,
-    };
-  }
+  if (overlap) return { volunteer: v, rule: overlap.locked ? 'locked_overlap' : 'overlap', other: overlap.other };
+  const vol = problem.volunteers[v]!;
+  if (state.hours[v]! + shift.hours > vol.capHours + 1e-9) return { volunteer: v, rule: 'max_hours' };
   return undefined;
+}
+
+/** The detail and the sentence of a named volunteer's rule. */
+function describe(state: ScheduleState, s: number, b: Blocked): { detail: Detail; sentence: string } {
+  const { problem } = state;
+  const vol = problem.volunteers[b.volunteer]!;
+  const name = displayName(vol);
+  if (b.rule !== 'max_hours') {
+    const o = problem.shifts[b.other!]!;
+    const sentence =
+      b.rule === 'locked_overlap'
+        ? `${name} is locked into '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`
+        : `${name} is in '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`;
+    return { detail: { code: b.rule, volunteer_id: vol.id, shift_id: o.id }, sentence };
+  }
+  const shift = problem.shifts[s]!;
+  const hours = state.hours[b.volunteer]!;
+  return {
+    detail: {
+      code: 'max_hours',
+      volunteer_id: vol.id,
+      assigned_hours: Math.round(hours * 100) / 100,
+      max_hours: vol.maxHours,
+      shift_hours: Math.round(shift.hours * 100) / 100,
+    },
+    sentence: `${name} has ${formatHours(hours)} of ${formatHours(vol.maxHours)} hours; this shift needs ${formatHours(shift.hours)} more.`,
+  };
+}
+
+/** The volunteers of each group, computed once per problem (explanations ask per short slot). */
+const membersCache = new WeakMap<Problem, Map<string, Problem['volunteers']>>();
+function membersOf(problem: Problem, group: string): Problem['volunteers'] {
+  let byGroup = membersCache.get(problem);
+  if (!byGroup) {
+    byGroup = new Map();
+    for (const v of problem.volunteers) {
+      const list = byGroup.get(v.group);
+      if (list) list.push(v);
+      else byGroup.set(v.group, [v]);
+    }
+    membersCache.set(problem, byGroup);
+  }
+  return byGroup.get(group) ?? [];
 }
 
 /** Relevance: closest to fitting first (least extra hours needed), then request order. */
@@ -107,7 +123,7 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   const { problem } = state;
   const shift = problem.shifts[s]!;
   const missing = required - assigned;
-  const members = problem.volunteers.filter((v) => v.group === group);
+  const members = membersOf(problem, group);
   const conflict = (reasons: string[], details: Detail[]): Conflict => ({
     shift_id: shift.id,
     group,
@@ -141,8 +157,9 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   }
   blocked.sort((a, b) => relevance(state, s, a) - relevance(state, s, b) || a.volunteer - b.volunteer);
   for (const b of blocked.slice(0, MAX_NAMED)) {
-    reasons.push(b.sentence);
-    details.push(b.detail);
+    const { detail, sentence } = describe(state, s, b);
+    reasons.push(sentence);
+    details.push(detail);
   }
   if (blocked.length > MAX_NAMED) {
     const rest = blocked.slice(MAX_NAMED);

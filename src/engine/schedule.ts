@@ -79,7 +79,12 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
     async (sub, slice) => {
       const job = { sub, backend: request.backend, slice, lpText: request.diagnostics.lpText, maxMipPairs: request.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS };
       progress.started(sub.group);
-      const outcome = await runner.run(job, { ...(signal ? { signal } : {}), onIncumbent: (incumbent) => { progress.improved(sub.group, incumbent); } });
+      const outcome = await runner.run(job, {
+        ...(signal ? { signal } : {}),
+        onIncumbent: (incumbent) => {
+          progress.improved(sub.group, incumbent);
+        },
+      });
       const result = outcome.kind === 'done' ? outcome.result : fallback(sub, outcome, signal?.aborted === true);
       progress.finished(sub.group, result.filled);
       return result;
@@ -89,7 +94,7 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
   progress.stop();
   const cancelled = signal?.aborted === true;
   const t2 = performance.now();
-  const result = assemble(problem, request.warnings, results);
+  const result = await assemble(problem, request.warnings, results);
   const t3 = performance.now();
   return {
     result,
@@ -127,7 +132,25 @@ async function solveInLanes(
   return results;
 }
 
-function assemble(problem: Problem, warnings: Warning[], results: SubproblemResult[]): EngineOutput['result'] {
+/** Main-thread work between yields to the event loop while assembling (explanations included). */
+const ASSEMBLE_SLICE_MS = 20;
+
+/**
+ * Gives the event loop a turn once `sliceMs` of work has passed since the last one: a large
+ * scarce roster has thousands of short slots to explain, seconds of work on the main thread,
+ * which must not hold up the requests the service answers meanwhile.
+ */
+function yielder(sliceMs: number): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
+
+async function assemble(problem: Problem, warnings: Warning[], results: SubproblemResult[]): Promise<EngineOutput['result']> {
+  const breathe = yielder(ASSEMBLE_SLICE_MS);
   const { volunteers, shifts } = problem;
   const shiftVolunteers = shifts.map(() => new Set<number>());
   const volunteerShifts: number[][] = volunteers.map(() => []);
@@ -165,6 +188,7 @@ function assemble(problem: Problem, warnings: Warning[], results: SubproblemResu
       if (count >= required) continue;
       short = true;
       conflicts.push(explainShortfall(state, s.index, group, required, count, suggested.get(`${s.index}\u0000${group}`) ?? []));
+      await breathe();
     }
     if (short) unfilled.push(s.id);
   }

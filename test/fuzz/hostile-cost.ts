@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config.js';
 import { workerPreparer } from '../../src/service/input-preparer.js';
+import { festival } from '../../bench/generate.js';
 import { testApp } from '../helpers/app.js';
 
 interface Family {
@@ -78,6 +79,7 @@ function families(key: string): Family[] {
     (i) => ({ shift_id: `s${i % 10_000}`, volunteer_id: `v${(i * 7) % 10_000}` }),
     50_000,
   );
+  const scarce = Buffer.from(JSON.stringify(festival({ seed: 5, volunteers: 2000, shifts: 5000, demand: 3 })));
   const deep = Buffer.from(`${'['.repeat(5 * MB)}${']'.repeat(5 * MB)}`);
   const cell = multipart([
     { name: 'volunteers', file: 'v.csv', content: 'Name,Group,Max Hours\r\nAna,g,8\r\n' },
@@ -156,7 +158,9 @@ function send(port: number, family: Pick<Family, 'method' | 'path' | 'headers' |
       (res) => {
         let bytes = 0;
         res.on('data', (d: Buffer) => (bytes += d.length));
-        res.on('end', () => { resolve({ status: res.statusCode ?? 0, bytes }); });
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, bytes });
+        });
       },
     );
     req.on('error', reject);
