@@ -2,7 +2,7 @@
 // bank, a scarce family (demand well above supply), and locked variants. The same seed always
 // gives the same request.
 
-type Json = Record<string, any>;
+import type { CurrentAssignment, ScheduleRequest, Shift, Volunteer } from '../src/types/schema-types.js';
 
 /** mulberry32: a small, fast, seedable PRNG. */
 export function rng(seed: number): () => number {
@@ -37,7 +37,7 @@ export interface FestivalOptions {
 }
 
 /** A festival: many groups, 2-6 h shifts from 06:00 to past midnight, some needing two groups. */
-export function festival(o: FestivalOptions): Json {
+export function festival(o: FestivalOptions): ScheduleRequest {
   const r = rng(o.seed);
   const days = o.days ?? 3;
   const groups = GROUP_NAMES.slice(0, o.groups ?? 6);
@@ -71,15 +71,15 @@ export function festival(o: FestivalOptions): Json {
     }
     return { id: `${g1}-d${day + 1}-${i + 1}`, start: iso(BASE, day * 24 + start), end: iso(BASE, day * 24 + start + length), required_groups: required };
   });
-  const request: Json = { volunteers, unassigned_shifts: shifts };
+  const request: ScheduleRequest = { volunteers, unassigned_shifts: shifts };
   if (o.locked) request.current_assignments = locks(r, volunteers, shifts, o.locked);
   return request;
 }
 
 /** Locks for a fraction of volunteers: mostly in shifts of their group, a few that break a rule. */
-function locks(r: () => number, volunteers: Json[], shifts: Json[], fraction: number): Json[] {
-  const out: Json[] = [];
-  const byGroup = new Map<string, Json[]>();
+function locks(r: () => number, volunteers: Volunteer[], shifts: Shift[], fraction: number): CurrentAssignment[] {
+  const out: CurrentAssignment[] = [];
+  const byGroup = new Map<string, Shift[]>();
   for (const s of shifts) for (const g of Object.keys(s.required_groups)) byGroup.set(g, [...(byGroup.get(g) ?? []), s]);
   for (const v of volunteers) {
     if (r() >= fraction) continue;
@@ -91,7 +91,7 @@ function locks(r: () => number, volunteers: Json[], shifts: Json[], fraction: nu
 }
 
 /** A weekly food bank: three groups, morning/afternoon/evening shifts every day. */
-export function foodBank(seed: number, volunteers: number, weeks = 1): Json {
+export function foodBank(seed: number, volunteers: number, weeks = 1): ScheduleRequest {
   const r = rng(seed);
   const groups = ['warehouse', 'drivers', 'intake'];
   const vols = Array.from({ length: volunteers }, (_, i) => ({
@@ -100,7 +100,7 @@ export function foodBank(seed: number, volunteers: number, weeks = 1): Json {
     group: pick(r, groups),
     max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
   }));
-  const shifts: Json[] = [];
+  const shifts: Shift[] = [];
   for (let d = 0; d < weeks * 7; d++) {
     for (const [label, from, to] of [
       ['am', 8, 12],
@@ -124,7 +124,7 @@ export function foodBank(seed: number, volunteers: number, weeks = 1): Json {
 export interface Instance {
   name: string;
   family: string;
-  request: Json;
+  request: ScheduleRequest;
 }
 
 export function generatedInstances(): Instance[] {

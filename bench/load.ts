@@ -26,12 +26,14 @@ const child = spawn(process.execPath, [bin, 'serve'], {
 });
 const port = await new Promise<number>((resolve, reject) => {
   let out = '';
-  child.stdout.on('data', (c) => {
-    out += c;
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
     const line = out.split('\n').find((l) => l.includes('"listening"'));
     if (line) resolve((JSON.parse(line) as { port: number }).port);
   });
-  child.on('exit', () => { reject(new Error(`service exited: ${out}`)); });
+  child.on('exit', () => {
+    reject(new Error(`service exited: ${out}`));
+  });
 });
 child.stdout.resume();
 
@@ -65,7 +67,9 @@ async function phase(name: string, requests: autocannon.Request[]): Promise<Row>
     duration: seconds,
     timeout: 30,
     requests,
-    setupClient: (client: { on(event: 'response', listener: (status: number) => void): void }) => { client.on('response', (status: number) => statusCounts.set(status, (statusCounts.get(status) ?? 0) + 1)); },
+    setupClient: (client: { on(event: 'response', listener: (status: number) => void): void }) => {
+      client.on('response', (status: number) => statusCounts.set(status, (statusCounts.get(status) ?? 0) + 1));
+    },
   });
   return {
     phase: name,

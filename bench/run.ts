@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generatedInstances } from './generate.js';
+import type { Figures } from './solve-one.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,9 +48,9 @@ console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---:
 for (const job of selected) {
   const run = spawnSync(process.execPath, ['--max-old-space-size=4096', solveOne, job.arg, backend, limit], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
-  let r: Record<string, any>;
+  let r: Figures;
   try {
-    r = JSON.parse(line);
+    r = JSON.parse(line) as Figures;
   } catch {
     console.log(`| ${job.name} | failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-1)[0]} |`);
     continue;

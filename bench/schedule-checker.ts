@@ -187,7 +187,10 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
     const c = result.conflicts[k];
     if (!c) return;
     const at: Names = { shift: p.s.id, group: p.g };
-    if (c.shift_id !== p.s.id || c.group !== p.g) { fail('conflict_pair', at, `conflict ${k} is ${c.shift_id}/${c.group}, expected ${p.s.id}/${p.g}`); return; }
+    if (c.shift_id !== p.s.id || c.group !== p.g) {
+      fail('conflict_pair', at, `conflict ${k} is ${c.shift_id}/${c.group}, expected ${p.s.id}/${p.g}`);
+      return;
+    }
     if (c.required !== p.required || c.assigned !== p.assigned || c.missing !== p.required - p.assigned)
       fail('conflict_counts', at, `conflict ${p.s.id}/${p.g} counts wrong`);
     if (!(c.reasons.length >= 1)) fail('conflict_no_reason', at, `conflict ${p.s.id}/${p.g} has no reason`);

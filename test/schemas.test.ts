@@ -62,7 +62,7 @@ describe('schemas/', () => {
       });
 
       it('has examples that validate against it', () => {
-        expect(schema.examples).to.be.an('array').that.is.not.empty;
+        expect(schema.examples).to.be.an('array').with.lengthOf.above(0);
         const validate = schemas().validator(file.replace(/\.json$/, ''));
         for (const example of schema.examples as unknown[]) {
           expect(validate(example), `${file}: ${JSON.stringify(validate.errors)}`).to.equal(true);

@@ -134,7 +134,12 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
     const line = new ProgressLine(io);
     progress = line;
     const deps = { schemas: loadSchemas(), limits: config.limits, scheduler };
-    const withProgress = { ...call, onProgress: (p: SolveProgress) => { line.update(p); } };
+    const withProgress = {
+      ...call,
+      onProgress: (p: SolveProgress) => {
+        line.update(p);
+      },
+    };
     const answer =
       'body' in input
         ? await scheduleRequest(input.body, withProgress, deps, 2)
@@ -160,7 +165,11 @@ const systemClock: ProgressClock = {
   now: () => Date.now(),
   everySecond: (tick) => {
     const timer = setInterval(tick, 1000).unref();
-    return { stop: () => { clearInterval(timer); } };
+    return {
+      stop: () => {
+        clearInterval(timer);
+      },
+    };
   },
 };
 
@@ -179,7 +188,9 @@ export class ProgressLine {
     private readonly clock: ProgressClock = systemClock,
   ) {
     this.begun = clock.now();
-    this.timer = clock.everySecond(() => { this.print('solving'); });
+    this.timer = clock.everySecond(() => {
+      this.print('solving');
+    });
   }
 
   update(progress: Pick<SolveProgress, 'groupsDone' | 'groupsRunning' | 'filled'>): void {
@@ -244,7 +255,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return 2;
     }
     if (e instanceof ProblemError) {
-      const entries = (e.extras.errors ?? []).map((x) => `  ${'pointer' in x ? x.pointer || '(query)' : x.file}: ${x.message}\n`).join('');
+      // A CSV error names its file; a field error its pointer, empty for the query string.
+      const entries = (e.extras.errors ?? []).map((x) => `  ${'file' in x ? x.file : x.pointer || '(query)'}: ${x.message}\n`).join('');
       io.err(`volunteer-scheduler: ${e.detail}\n${entries}`);
       return 1;
     }

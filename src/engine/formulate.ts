@@ -61,11 +61,12 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   );
   const shiftLocal = new Map(sub.shifts.map((s, i) => [s.index, i]));
   const lockColsOfShift: number[][] = sub.shifts.map(() => []);
-  sub.volunteers.forEach((v, vi) => { v.locks.forEach((l, li) => {
+  sub.volunteers.forEach((v, vi) => {
+    v.locks.forEach((l, li) => {
       const s = shiftLocal.get(l.shift);
       if (s !== undefined) lockColsOfShift[s]!.push(lockCols[vi]![li]!.col);
-    }); },
-  );
+    });
+  });
 
   // Headcount: new assignments plus locks at most the requirement (or the locks, if more).
   sub.shifts.forEach((s, si) => {
@@ -91,7 +92,8 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   });
 
   // Overlaps: one row per maximal clique of the volunteer's candidate shifts.
-  volunteerCliques(p).forEach((cliques, vi) => { cliques.forEach((pairs, k) =>
+  volunteerCliques(p).forEach((cliques, vi) => {
+    cliques.forEach((pairs, k) =>
       m.addRow(
         `clique_${vName(vi)}_c${k}`,
         -Infinity,
@@ -99,8 +101,8 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
         pairs,
         pairs.map(() => 1),
       ),
-    ); },
-  );
+    );
+  });
 
   // Staffing: full_s may be 1 only when every slot of the shift is filled.
   const fullCol = new Int32Array(sub.shifts.length).fill(-1);

@@ -12,12 +12,20 @@ function hasMap(v: unknown): boolean {
   return false;
 }
 
+/** JSON.stringify as it behaves: undefined, whatever its declared type says, for undefined, functions and symbols. */
+const stringify: (value: unknown) => string | undefined = (value) => JSON.stringify(value);
+
+/** JSON text of a value, 'null' where JSON.stringify gives none. */
+function stringifyOrNull(v: unknown): string {
+  return stringify(v) ?? 'null';
+}
+
 export function toOrderedJson(value: unknown, indent = 0): string {
   const pad = (depth: number): string => (indent ? `\n${' '.repeat(indent * depth)}` : '');
   const colon = indent ? ': ' : ':';
   const write = (v: unknown, depth: number): string => {
     // Without indentation, JSON.stringify gives exactly this text for a Map-free subtree.
-    if (indent === 0 && !(v instanceof Map) && !hasMap(v)) return JSON.stringify(v === undefined ? null : v) ?? 'null';
+    if (indent === 0 && !(v instanceof Map) && !hasMap(v)) return stringifyOrNull(v === undefined ? null : v);
     if (v instanceof Map) {
       if (v.size === 0) return '{}';
       const parts = [...v].map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(String(k))}${colon}${write(x, depth + 1)}`);
@@ -32,7 +40,7 @@ export function toOrderedJson(value: unknown, indent = 0): string {
       if (entries.length === 0) return '{}';
       return `{${entries.map(([k, x]) => `${pad(depth + 1)}${JSON.stringify(k)}${colon}${write(x, depth + 1)}`).join(',')}${pad(depth)}}`;
     }
-    return JSON.stringify(v) ?? 'null';
+    return stringifyOrNull(v);
   };
   return write(value, 0);
 }

@@ -117,7 +117,7 @@ async function solveInLanes(
   budget: Budget,
 ): Promise<SubproblemResult[]> {
   const order = subs.map((_, i) => i).sort((a, b) => weight[b]! - weight[a]! || a - b);
-  const results: SubproblemResult[] = new Array(subs.length);
+  const results = new Array<SubproblemResult>(subs.length);
   let unstarted = weight.reduce((a, b) => a + b, 0);
   let next = 0;
   const lane = async (): Promise<void> => {

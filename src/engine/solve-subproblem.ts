@@ -162,7 +162,9 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     fillBound: upper,
     budget: solving,
     phases,
-    onIncumbent: (phase) => { report(state.x, phase, state.fillBound); },
+    onIncumbent: (phase) => {
+      report(state.x, phase, state.fillBound);
+    },
   };
   const proven = runLevels(state, backend);
   return finish(state, proven, f);

@@ -46,6 +46,7 @@ export interface SubproblemRunner {
  */
 export function inProcessRunner(backends: Partial<Record<BackendName, SolverBackend>>): SubproblemRunner {
   return {
+    // eslint-disable-next-line @typescript-eslint/require-await -- SubproblemRunner.run returns a Promise; async turns a throwing solve into a rejection, as the worker pool reports one
     async run(job, options = {}) {
       const backend = backends[job.backend];
       if (!backend) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };

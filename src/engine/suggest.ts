@@ -112,8 +112,9 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget
       if (stats.unexplored.length < 20) stats.unexplored.push(s.id);
       continue;
     }
-    const raises: Array<Suggestion & { max_hours: number; cost: number; v: number }> = [];
-    const lifts: Array<Suggestion & { v: number }> = [];
+    // Each item with the keys it is ranked by, kept beside it so that they never reach the response.
+    const raises: Array<{ item: Suggestion; cost: number; v: number }> = [];
+    const lifts: Array<{ item: Suggestion; v: number }> = [];
 
     sub.volunteers.forEach((vol, v) => {
       if (board.holds(v, s.index)) return;
@@ -137,7 +138,11 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget
         // Where no raise is needed the solver would have placed them: only real raises are changes.
         if (best && options.every((o) => o.hours > vol.cap + EPS)) {
           const hours = Math.round(best.hours * 100) / 100;
-          raises.push({ code: 'raise_max_hours', volunteer_id: vol.id, max_hours: hours, filled: 1, ...handOver(best.handOver), cost: hours - vol.cap, v });
+          raises.push({
+            item: { code: 'raise_max_hours', volunteer_id: vol.id, max_hours: hours, filled: 1, ...handOver(best.handOver) },
+            cost: hours - vol.cap,
+            v,
+          });
         }
       }
 
@@ -152,19 +157,21 @@ export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget
         if (losesSlot(lock.shift) && to === undefined) continue;
         const shiftId = vol.locks.find((l) => l.shift === lock.shift)!.shiftId;
         lifts.push({
-          code: 'remove_lock',
-          volunteer_id: vol.id,
-          shift_id: shiftId,
-          filled: 1,
-          ...handOver(to === undefined ? undefined : { shift: lock.shift, to }),
+          item: {
+            code: 'remove_lock',
+            volunteer_id: vol.id,
+            shift_id: shiftId,
+            filled: 1,
+            ...handOver(to === undefined ? undefined : { shift: lock.shift, to }),
+          },
           v,
         });
       }
     });
 
     const items: Suggestion[] = [];
-    for (const { cost: _cost, v: _v, ...r } of raises.sort((a, b) => a.cost - b.cost || a.v - b.v).slice(0, MAX_PER_KIND)) items.push(r);
-    for (const { v: _v, ...l } of lifts.sort((a, b) => a.v - b.v).slice(0, MAX_PER_KIND)) items.push(l);
+    for (const { item } of raises.sort((a, b) => a.cost - b.cost || a.v - b.v).slice(0, MAX_PER_KIND)) items.push(item);
+    for (const { item } of lifts.sort((a, b) => a.v - b.v).slice(0, MAX_PER_KIND)) items.push(item);
     // New volunteers, free then and with the hours, each fill one slot.
     stats.resolves++;
     items.push({ code: 'add_volunteers', group: sub.group, count: missing, filled: missing });

@@ -40,7 +40,7 @@ function problemResponse(slugs: ProblemSlug[], extraHeaders: string[] = []): Jso
           type: `/problems/${first.slug}`,
           title: first.title,
           status: first.status,
-          detail: first.explanation.split('. ')[0] + '.',
+          detail: `${first.explanation.split('. ')[0]!}.`,
           request_id: '7f8d3c52-34a1-4b9e-9f7e-2c1f0c9d2b11',
         },
       },

@@ -29,7 +29,11 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
   const app = createApp({ config, logger, schemas: loadSchemas(), scheduler, store, secret, pendingWrites, pool: scheduler, preparer });
-  const server = httpServer(app.callback(), config.http);
+  const handle = app.callback();
+  // Koa's handler settles its own promise: a failure becomes the error response, never a rejection.
+  const server = httpServer((req, res) => {
+    void handle(req, res);
+  }, config.http);
   const pruning = scheduleHistoryPruning(store, config, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -45,14 +49,18 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
-      const force = setTimeout(() => { server.closeAllConnections(); }, GRACE_MS);
+      const force = setTimeout(() => {
+        server.closeAllConnections();
+      }, GRACE_MS);
       force.unref();
       server.close(() => {
         clearTimeout(force);
         clearInterval(pruning);
         void Promise.all([...pendingWrites])
           .then(() => Promise.all([scheduler.close(), preparer.close(), store.close()]))
-          .then(() => { resolve(); });
+          .then(() => {
+            resolve();
+          });
       });
       server.closeIdleConnections();
     });
@@ -89,7 +97,9 @@ function scheduleHistoryPruning(store: KeyStore, config: Config, logger: Logger)
       .then((deleted) => {
         if (deleted > 0) logger.info({ deleted, days: config.usageHistoryDays, max_per_key: config.usageHistoryMaxPerKey }, 'usage history pruned');
       })
-      .catch((err: unknown) => { logger.warn({ err }, 'usage history pruning failed'); });
+      .catch((err: unknown) => {
+        logger.warn({ err }, 'usage history pruning failed');
+      });
   };
   prune();
   const timer = setInterval(prune, HOUR_MS);
@@ -109,6 +119,10 @@ export async function serve(): Promise<void> {
       process.exit(0);
     });
   };
-  process.once('SIGTERM', () => { stop('SIGTERM'); });
-  process.once('SIGINT', () => { stop('SIGINT'); });
+  process.once('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+  process.once('SIGINT', () => {
+    stop('SIGINT');
+  });
 }

@@ -123,7 +123,7 @@ function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, wa
   let records: string[][];
   try {
     // The record delimiters are given: csv-parse's auto-discovery rescans a long first record (seconds for 1M columns).
-    records = parse(text, { relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ['\r\n', '\n', '\r'] }) as string[][];
+    records = parse(text, { relax_column_count: true, skip_empty_lines: false, relax_quotes: false, record_delimiter: ['\r\n', '\n', '\r'] });
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string };
     errors.push({ file, ...(err.lines ? { row: err.lines } : {}), message: `The file is not valid CSV: ${err.message.replace(/^Invalid [^:]*: /, '')}` });
@@ -293,7 +293,9 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
     const col = (name: string): string => sheet.headers.get(name)!;
     const ids = identify('volunteers', sheet, errors, warnings);
     sheet.rows.forEach(({ row, cells }, i) => {
-      const err = (column: string, message: string): void => { errors.push({ file: 'volunteers', row, column: col(column), message }); };
+      const err = (column: string, message: string): void => {
+        errors.push({ file: 'volunteers', row, column: col(column), message });
+      };
       const name = cells.get('Name')!;
       const group = cells.get('Group')!;
       const hours = cells.get('Max Hours')!;
@@ -313,7 +315,9 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
     const col = (name: string): string => sheet.headers.get(name)!;
     const ids = identify('shifts', sheet, errors, warnings);
     sheet.rows.forEach(({ row, cells }, i) => {
-      const err = (column: string, message: string): void => { errors.push({ file: 'shifts', row, column: col(column), message }); };
+      const err = (column: string, message: string): void => {
+        errors.push({ file: 'shifts', row, column: col(column), message });
+      };
       if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
       const start = readWallClock('Start', cells.get('Start')!, zone);
       const end = readWallClock('End', cells.get('End')!, zone);

@@ -29,7 +29,8 @@ export interface SchemaRegistry {
 
 export type { ErrorObject };
 
-const addFormats = (addFormatsModule).default ?? addFormatsModule;
+// ajv-formats is CommonJS and sets its plugin as both module.exports and module.exports.default.
+const addFormats = addFormatsModule.default;
 
 export function loadSchemas(dir: string = schemaDir): SchemaRegistry {
   const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, allowUnionTypes: true });

@@ -70,7 +70,9 @@ function describe(value: Json): string {
   if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)})`;
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'boolean') return `the boolean ${value}`;
-  return String(value);
+  if (typeof value === 'number' || typeof value === 'bigint') return `${value}`;
+  // Parsed JSON holds nothing else; an absent body reads 'undefined', as String() wrote it.
+  return typeof value;
 }
 
 function expected(kind: string): string {
@@ -183,7 +185,10 @@ function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, 
   check(body, [], 'schedule-request', 'the request');
   const each = (key: string, schemaName: string, what: string): void => {
     const list = body[key];
-    if (Array.isArray(list)) list.forEach((item, i) => { check(item, [key, i], schemaName, what); });
+    if (Array.isArray(list))
+      list.forEach((item, i) => {
+        check(item, [key, i], schemaName, what);
+      });
   };
   each('volunteers', 'volunteer', 'a volunteer');
   each('unassigned_shifts', 'shift', 'a shift');

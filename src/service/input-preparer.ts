@@ -27,12 +27,19 @@ export interface InputPreparer {
   stats(): { threads: number; queued: number };
 }
 
+/** Runs `work` at once and settles with its result: a throw becomes a rejection, as from a worker. */
+function settle<T>(work: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    resolve(work());
+  });
+}
+
 /** Prepares in the calling thread (CLI, tests). */
 export function inlinePreparer(context: PrepareContext): InputPreparer {
   return {
-    validate: async (body) => validateJsonBody(body, context),
-    prepareJson: async (body) => prepareJsonBody(body, context),
-    prepareCsv: async (volunteers, shifts, timezone) => prepareCsv(volunteers, shifts, timezone, context),
+    validate: (body) => settle(() => validateJsonBody(body, context)),
+    prepareJson: (body) => settle(() => prepareJsonBody(body, context)),
+    prepareCsv: (volunteers, shifts, timezone) => settle(() => prepareCsv(volunteers, shifts, timezone, context)),
     close: async () => {},
     stats: () => ({ threads: 0, queued: 0 }),
   };

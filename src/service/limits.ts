@@ -32,7 +32,10 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
     for (const key in value) if (key.length > limits.maxStringLength) tooLong(key, `a property name in ${where}`);
   };
   keysOf(record, 'the request');
-  for (const key of ['volunteers', 'unassigned_shifts', 'current_assignments']) items(key).forEach((item, i) => { keysOf(item, `${key}[${i}]`); });
+  for (const key of ['volunteers', 'unassigned_shifts', 'current_assignments'])
+    items(key).forEach((item, i) => {
+      keysOf(item, `${key}[${i}]`);
+    });
   items('volunteers').forEach((v, i) => {
     for (const field of ['id', 'name', 'group']) tooLong(v[field], `volunteers[${i}].${field}`);
   });

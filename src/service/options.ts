@@ -24,7 +24,9 @@ export function optionNames(registry: SchemaRegistry): string[] {
 export function optionParameters(registry: SchemaRegistry): Array<Record<string, unknown>> {
   const properties = registry.schemas.get(OPTIONS_SCHEMA)?.properties ?? {};
   return Object.entries(properties).map(([name, schema]) => {
-    const { description, examples: _examples, ...rest } = schema as JsonSchema & { description?: string; examples?: unknown };
+    const { description, ...rest } = schema as JsonSchema & { description?: string };
+    // The parameter's schema goes without the option's examples.
+    delete rest.examples;
     return { name, in: 'query', required: false, description, schema: rest };
   });
 }
@@ -71,7 +73,7 @@ export function parseScheduleOptions(
     }
     texts[name] = value;
     // Query values are text; a number-typed option is checked as the number it spells.
-    const type = (registry.schemas.get(OPTIONS_SCHEMA)?.properties?.[name])?.type;
+    const type = registry.schemas.get(OPTIONS_SCHEMA)?.properties?.[name]?.type;
     values[name] = type === 'number' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
   }
   const validate = registry.validator(OPTIONS_SCHEMA);

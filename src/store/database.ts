@@ -40,7 +40,7 @@ export function openDatabase(url: string): StoreDatabase {
 
 /** Brings the schema up to date; safe to run from several instances at once. */
 export async function migrate(store: StoreDatabase): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async (): Promise<Record<string, Migration>> => migrations(store.dialect) };
+  const provider: MigrationProvider = { getMigrations: (): Promise<Record<string, Migration>> => Promise.resolve(migrations(store.dialect)) };
   const { error, results } = await new Migrator({ db: store.db, provider }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`);

@@ -24,7 +24,9 @@ export type DatabaseHealth = 'ok' | 'read-only' | 'unreachable';
 
 /** SQLite's SQLITE_READONLY* codes; PostgreSQL's 25006 read_only_sql_transaction. */
 function isReadOnlyError(e: unknown): boolean {
-  const code = String((e as { code?: unknown }).code ?? '');
+  const raw = (e as { code?: unknown }).code;
+  // Drivers give the code as a string (a number is read as its digits); nothing else is a code.
+  const code = typeof raw === 'string' ? raw : typeof raw === 'number' ? `${raw}` : '';
   return code.startsWith('SQLITE_READONLY') || code === '25006' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_PERM';
 }
 
@@ -182,12 +184,12 @@ export class KeyStore {
       )
       .returning('count')
       .executeTakeFirst();
-    return row ? Number(row.count) : undefined;
+    return row?.count;
   }
 
   async count(userId: string, period: string): Promise<number> {
     const row = await this.store.db.selectFrom('usage_counters').select('count').where('user_id', '=', userId).where('period', '=', period).executeTakeFirst();
-    return row ? Number(row.count) : 0;
+    return row ? row.count : 0;
   }
 
   async record(userId: string, entry: HistoryEntry): Promise<void> {
@@ -198,14 +200,13 @@ export class KeyStore {
   }
 
   async history(userId: string, limit: number): Promise<HistoryEntry[]> {
-    const rows = await this.store.db
+    return await this.store.db
       .selectFrom('usage_history')
       .select(['timestamp', 'method', 'endpoint', 'status', 'duration_ms', 'request_id'])
       .where('user_id', '=', userId)
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ ...r, status: Number(r.status), duration_ms: Number(r.duration_ms) }));
   }
 }
 
@@ -223,7 +224,7 @@ function toRecord(row: {
     name: row.name,
     description: row.description,
     nonce: row.nonce,
-    quota: Number(row.quota),
+    quota: row.quota,
     createdAt: row.created_at,
     revokedAt: row.revoked_at,
   };

@@ -39,7 +39,7 @@ describe('volunteer-scheduler CLI', () => {
     });
 
     it('exits 1 when invalid, listing the errors', async () => {
-      const request = fixture<Record<string, any>>('requests/festival-small.json');
+      const request = fixture('requests/festival-small.json') as Record<string, any>;
       request.volunteers[0].max_hours = null;
       const file = join(tmp, 'bad.json');
       writeFileSync(file, JSON.stringify(request));

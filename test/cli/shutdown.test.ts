@@ -45,7 +45,9 @@ describe('shutdown on SIGTERM', function () {
           let text = '';
           res.setEncoding('utf8');
           res.on('data', (c: string) => (text += c));
-          res.on('end', () => { resolve({ status: res.statusCode ?? 0, text }); });
+          res.on('end', () => {
+            resolve({ status: res.statusCode ?? 0, text });
+          });
           res.on('error', reject);
         });
         inFlight.once('error', reject);

@@ -183,9 +183,9 @@ describe('configuration', () => {
 describe('README', () => {
   it('documents every configuration variable', async () => {
     const { readFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
+    const path = await import('node:path');
     const { packageRoot } = await import('../../src/package-root.js');
-    const readme = readFileSync(join(packageRoot, 'README.md'), 'utf8');
+    const readme = readFileSync(path.join(packageRoot, 'README.md'), 'utf8');
     for (const s of settings) expect(readme, s.name).to.include(`| \`${s.name}\` | ${s.default.replace(/\|/g, '\\|')} |`);
   });
 });

@@ -10,12 +10,16 @@ import { solve, type Json } from '../helpers/engine.js';
 type Named = Omit<Violation, 'message'>;
 
 describe('the schedule checker', () => {
-  const { request, result: good } = fixture<{ request: Json; result: Json }>('checker/locked-kitchen.json');
+  const { request, result: good } = fixture('checker/locked-kitchen.json') as { request: Json; result: Json };
   /** The violations of the good result once `change` is applied, without their messages. */
   const tamper = (change: (r: Json) => void): Named[] => {
     const r = structuredClone(good);
     change(r);
-    return checkSchedule(request, r).map(({ message: _message, ...named }) => named);
+    return checkSchedule(request, r).map((violation) => {
+      const named: Named & { message?: string } = { ...violation };
+      delete named.message;
+      return named;
+    });
   };
 
   it('accepts the fixture result and the engine result for the same request', async () => {
@@ -64,8 +68,20 @@ describe('the schedule checker', () => {
         { code: 'fillable_slot', shift: 's3', group: 'k', volunteer: 'b' },
       ],
     ],
-    ['a wrong fairness score', (r) => (r.fairness_score += 0.01), [{ code: 'fairness_score' }]],
-    ['a wrong summary', (r) => (r.volunteers.a.assigned_hours += 1), [{ code: 'summary_hours', volunteer: 'a' }]],
+    [
+      'a wrong fairness score',
+      (r) => {
+        r.fairness_score = (r.fairness_score as number) + 0.01;
+      },
+      [{ code: 'fairness_score' }],
+    ],
+    [
+      'a wrong summary',
+      (r) => {
+        r.volunteers.a.assigned_hours = (r.volunteers.a.assigned_hours as number) + 1;
+      },
+      [{ code: 'summary_hours', volunteer: 'a' }],
+    ],
     ['a missing unfilled shift', (r) => (r.unfilled_shifts = []), [{ code: 'unfilled_shifts' }]],
     [
       'a false reason',

@@ -35,7 +35,7 @@ describe('overlapCliques', () => {
             if (!c.includes(x))
               expect(
                 c.every((a) => ov(a, x)),
-                `clique ${c} extends by ${x}`,
+                `clique ${c.join(',')} extends by ${x}`,
               ).to.equal(false);
         }
       }),

@@ -50,10 +50,11 @@ function bestCoverage(request: Json): number {
     for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) base += Math.min(n, inShift[i]!.filter((v) => v.group === g).length);
   });
   const pairs: Array<[number, number]> = [];
-  vols.forEach((v, vi) => { shifts.forEach((s, si) => {
+  vols.forEach((v, vi) => {
+    shifts.forEach((s, si) => {
       if ((s.required_groups[v.group] ?? 0) > 0 && !lockKeys.has(`${v.id}|${s.id}`)) pairs.push([vi, si]);
-    }); },
-  );
+    });
+  });
   const held: number[][] = vols.map((v) => shifts.flatMap((s, si) => (lockKeys.has(`${v.id}|${s.id}`) ? [si] : [])));
   const lockedHours = held.map((list) => list.reduce((t, si) => t + hours(shifts[si]!), 0));
   const added = vols.map(() => [] as number[]);
@@ -68,7 +69,7 @@ function bestCoverage(request: Json): number {
     const [vi, si] = pairs[k]!;
     const v = vols[vi]!;
     const s = shifts[si]!;
-    const cap = v.max_hours === 999 ? Infinity : v.max_hours;
+    const cap: number = v.max_hours === 999 ? Infinity : v.max_hours;
     const h = lockedHours[vi]! + added[vi]!.reduce((t, x) => t + hours(shifts[x]!), 0) + hours(s);
     const c = count[si]!.get(v.group)!;
     const fits = h <= cap + 1e-9 && c < s.required_groups[v.group] && ![...held[vi]!, ...added[vi]!].some((x) => overlap(shifts[x]!, s));

@@ -135,7 +135,7 @@ describe('solver pool', function () {
       volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)],
       unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })],
     };
-    const lost = { run: async () => ({ kind: 'lost' as const, reason: 'injected' }) };
+    const lost = { run: () => Promise.resolve({ kind: 'lost' as const, reason: 'injected' }) };
     const out = await scheduleProblem(
       { problem: normalizeRequest(request as never), warnings: [], backend: 'highs', budget: Budget.forTimeLimit(1), diagnostics: { lpText: false } },
       lost,

@@ -10,7 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../../src/config/config.js';
 import { workerPreparer } from '../../src/service/input-preparer.js';
 import { festival } from '../../bench/generate.js';
-import { testApp } from '../helpers/app.js';
+import { listener, testApp } from '../helpers/app.js';
 
 interface Family {
   name: string;
@@ -108,6 +108,7 @@ function families(key: string): Family[] {
     { name: '70k type errors (validate)', method: 'POST', path: '/api/validate', headers: json, body: badTypes, times: 3 },
     { name: '10k x 10k, 50k locks (validate)', method: 'POST', path: '/api/validate', headers: json, body: wide, times: 3 },
     { name: '5M-deep JSON array (schedule)', method: 'POST', path: '/api/schedule', headers: json, body: deep, times: 3 },
+    { name: 'scarce 2000 x 5000 festival (schedule)', method: 'POST', path: '/api/schedule', headers: json, body: scarce, times: 3 },
     {
       name: '9 MB Groups cell of spaces (csv)',
       method: 'POST',
@@ -182,7 +183,7 @@ export async function hostileCost(): Promise<CostRow[]> {
   const config = loadConfig({});
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const t = testApp({}, { preparer });
-  const server = createServer(t.app.callback());
+  const server = createServer(listener(t.app));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
@@ -192,9 +193,9 @@ export async function hostileCost(): Promise<CostRow[]> {
       await send(port, family); // warm-up: threads started, code compiled
       const loop = monitorEventLoopDelay({ resolution: 10 });
       let worstHealthz = 0;
-      let polling = true;
+      const polling = new AbortController();
       const poller = (async () => {
-        while (polling) {
+        while (!polling.signal.aborted) {
           const started = performance.now();
           await send(port, { method: 'GET' as 'POST', path: '/healthz', headers: {}, body: Buffer.alloc(0) });
           worstHealthz = Math.max(worstHealthz, performance.now() - started);
@@ -213,7 +214,7 @@ export async function hostileCost(): Promise<CostRow[]> {
         statuses.add(res.status);
       }
       loop.disable();
-      polling = false;
+      polling.abort();
       await poller;
       const row = {
         family: family.name,

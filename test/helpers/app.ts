@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RequestListener } from 'node:http';
 import { Writable } from 'node:stream';
 import supertest from 'supertest';
 import type Koa from 'koa';
@@ -92,6 +93,23 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
   };
 }
 
-export function fixture<T = Record<string, unknown>>(name: string): T {
-  return JSON.parse(readFileSync(join(packageRoot, 'test', 'fixtures', name), 'utf8')) as T;
+/** A JSON fixture, parsed; callers that know its shape say so with `as`. */
+export function fixture(name: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(packageRoot, 'test', 'fixtures', name), 'utf8')) as Record<string, unknown>;
+}
+
+/** The app as a Node request listener: Koa settles its own promise (a failure becomes the error response). */
+export function listener(app: Koa): RequestListener {
+  const handle = app.callback();
+  return (req, res) => {
+    void handle(req, res);
+  };
+}
+
+/**
+ * Releases what a `before` hook set up, if it got that far: a hook that failed or skipped leaves
+ * the variable unset, which its declared type cannot say.
+ */
+export async function releaseIfSet<T>(resource: T | undefined, release: (r: T) => unknown): Promise<void> {
+  if (resource !== undefined) await release(resource);
 }

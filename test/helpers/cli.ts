@@ -24,10 +24,16 @@ export function runCli(args: string[], env: Record<string, string> = {}, input?:
 export function collect(child: ChildProcess, resolve: (r: CliResult) => void, reject: (e: Error) => void): { stdout: () => string; stderr: () => string } {
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (c) => (stdout += c));
-  child.stderr?.on('data', (c) => (stderr += c));
+  child.stdout?.on('data', (c: Buffer | string) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer | string) => {
+    stderr += c.toString();
+  });
   child.on('error', reject);
-  child.on('close', (code, signal) => { resolve({ code, signal, stdout, stderr }); });
+  child.on('close', (code, signal) => {
+    resolve({ code, signal, stdout, stderr });
+  });
   return { stdout: () => stdout, stderr: () => stderr };
 }
 
@@ -48,9 +54,13 @@ export async function startService(env: Record<string, string>): Promise<Running
   const child = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }, cwd: packageRoot });
   const exited = new Promise<CliResult>((resolve, reject) => collect(child, resolve, reject));
   let out = '';
-  child.stdout.on('data', (c) => (out += c));
+  child.stdout.on('data', (c: Buffer | string) => {
+    out += c.toString();
+  });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => { reject(new Error(`no listening line: ${out}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`no listening line: ${out}`));
+    }, 30_000);
     child.stdout.on('data', () => {
       const line = out.split('\n').find((l) => l.includes('"listening"'));
       if (line) {
@@ -58,7 +68,9 @@ export async function startService(env: Record<string, string>): Promise<Running
         resolve((JSON.parse(line) as { port: number }).port);
       }
     });
-    child.on('exit', () => { reject(new Error(`the service exited before listening: ${out}`)); });
+    child.on('exit', () => {
+      reject(new Error(`the service exited before listening: ${out}`));
+    });
   });
   return {
     port,
@@ -73,7 +85,10 @@ export async function startService(env: Record<string, string>): Promise<Running
         };
         if (look()) return;
         child.stdout.on('data', look);
-        child.once('exit', () => { out.includes(text) ? resolve() : reject(new Error(`the service exited without printing ${text}: ${out}`)); });
+        child.once('exit', () => {
+          if (out.includes(text)) resolve();
+          else reject(new Error(`the service exited without printing ${text}: ${out}`));
+        });
       }),
     stop: () => {
       child.kill('SIGTERM');

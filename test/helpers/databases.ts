@@ -16,9 +16,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function sqliteDatabase(): Promise<TestDatabase> {
+export function sqliteDatabase(): Promise<TestDatabase> {
   const dir = mkdtempSync(join(tmpdir(), 'vs-store-'));
-  return { name: 'sqlite', url: `sqlite:${join(dir, 'scheduler.db')}`, drop: async () => { rmSync(dir, { recursive: true, force: true }); } };
+  const drop = (): Promise<void> => {
+    rmSync(dir, { recursive: true, force: true });
+    return Promise.resolve();
+  };
+  return Promise.resolve({ name: 'sqlite', url: `sqlite:${join(dir, 'scheduler.db')}`, drop });
 }
 
 export async function postgresDatabase(): Promise<TestDatabase> {

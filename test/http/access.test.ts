@@ -9,7 +9,7 @@ import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { KeyStore } from '../../src/store/key-store.js';
 import { DATABASES, requirePostgres, type TestDatabase } from '../helpers/databases.js';
-import { pool, schemas } from '../helpers/app.js';
+import { listener, pool, releaseIfSet, schemas } from '../helpers/app.js';
 import { expectSchema } from '../helpers/schema-assert.js';
 
 const SECRET = 'access-test-secret-0123456789-0123456789';
@@ -46,8 +46,8 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       store = await KeyStore.open(database.url);
     });
     after(async () => {
-      await store?.close();
-      await database?.drop();
+      await releaseIfSet(store, (s) => s.close());
+      await releaseIfSet(database, (d) => d.drop());
     });
     beforeEach(() => {
       now = new Date('2026-06-01T22:00:00Z');
@@ -70,14 +70,18 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       it('accepts a valid key', async () => {
         expect((await supertest(app().callback()).post('/api/validate').set('Authorization', `Bearer ${key}`).send(BODY)).status).to.equal(200);
       });
-      it('401: no Authorization header', async () => { expect401(await supertest(app().callback()).post('/api/validate').send(BODY), /^The Authorization header is missing/); });
-      it('401: not a Bearer key', async () => { expect401(
+      it('401: no Authorization header', async () => {
+        expect401(await supertest(app().callback()).post('/api/validate').send(BODY), /^The Authorization header is missing/);
+      });
+      it('401: not a Bearer key', async () => {
+        expect401(
           await supertest(app().callback())
             .post('/api/validate')
             .set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`)
             .send(BODY),
           /is not a Bearer key.*'Basic'/,
-        ); });
+        );
+      });
       for (const [what, bad] of [
         ['one part only', 'auth-user'],
         ['an empty signature', 'auth-user.'],
@@ -93,13 +97,15 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
           );
         });
       }
-      it('401: unknown user', async () => { expect401(
+      it('401: unknown user', async () => {
+        expect401(
           await supertest(app().callback())
             .post('/api/validate')
             .set('Authorization', `Bearer nobody.${'A'.repeat(43)}`)
             .send(BODY),
           /^No key was issued for user 'nobody'/,
-        ); });
+        );
+      });
       it('401: invalid signature', async () => {
         const forged = `auth-user.${'B'.repeat(43)}`;
         expect401(
@@ -274,7 +280,7 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
             pendingWrites: pending,
           });
         for (const s of [store, second]) {
-          const server = createServer(appFor(s).callback());
+          const server = createServer(listener(appFor(s)));
           await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
           servers.push(server);
         }

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { packageRoot } from '../../src/package-root.js';
-import { testApp } from '../helpers/app.js';
+import { listener, releaseIfSet, testApp } from '../helpers/app.js';
 
 export const SCREENSHOT = join(packageRoot, 'test-output', 'docs.png');
 
@@ -15,7 +15,7 @@ describe('GET /docs in headless Chromium', function () {
   let base: string;
 
   before(async () => {
-    server = createServer(testApp().app.callback());
+    server = createServer(listener(testApp().app));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     // Debian's Chromium (apt-get install chromium); .ci/run installs it when missing.
@@ -33,8 +33,10 @@ describe('GET /docs in headless Chromium', function () {
     });
   });
   after(async () => {
-    await browser?.close();
-    server?.close();
+    await releaseIfSet(browser, (b) => b.close());
+    await releaseIfSet(server, (s) => {
+      s.close();
+    });
   });
 
   it('renders every endpoint from /openapi.json with assets served locally, and takes a screenshot', async () => {

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { invalidRequest } from '../../src/service/problems.js';
 import { problemBody } from '../../src/http/middleware/problem-responder.js';
 import type { SchemaRegistry } from '../../src/input/schema-registry.js';
-import { fixture, schemas, testApp } from '../helpers/app.js';
+import { fixture, listener, schemas, testApp } from '../helpers/app.js';
 import { expectSchema } from '../helpers/schema-assert.js';
 
 function expectProblem(res: { status: number; headers: Record<string, string>; body: any }, status: number, slug: string): void {
@@ -22,8 +22,12 @@ function rawPost(port: number, headers: Record<string, string>, chunks: Array<st
   return new Promise((resolve, reject) => {
     const req = httpRequest({ port, method: 'POST', path: '/api/validate', headers }, (r) => {
       let text = '';
-      r.on('data', (c) => (text += c));
-      r.on('end', () => { resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) }); });
+      r.on('data', (c: Buffer | string) => {
+        text += c.toString();
+      });
+      r.on('end', () => {
+        resolve({ status: r.statusCode ?? 0, body: JSON.parse(text) });
+      });
     });
     req.on('error', reject);
     for (const c of chunks.slice(0, -1)) req.write(c);
@@ -59,7 +63,7 @@ describe('error model (RFC 9457 problem+json)', () => {
 
   it('accepts a gzip-encoded JSON body, and refuses a corrupt one with 400', async () => {
     const { app, key } = testApp();
-    const server = createServer(app.callback()).listen(0);
+    const server = createServer(listener(app)).listen(0);
     try {
       const port = (server.address() as { port: number }).port;
       const ok = await rawPost(port, { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, [
@@ -102,7 +106,7 @@ describe('error model (RFC 9457 problem+json)', () => {
 
   it('413 when a chunked body without Content-Length runs over the limit', async () => {
     const { app, key } = testApp({ MAX_JSON_BODY_BYTES: '1kB' });
-    const server = createServer(app.callback()).listen(0);
+    const server = createServer(listener(app)).listen(0);
     try {
       const port = (server.address() as { port: number }).port;
       const chunks = [`{"volunteers": [${'"x",'.repeat(400)}`, '"x"], "unassigned_shifts": []}'];
@@ -153,7 +157,7 @@ describe('error model (RFC 9457 problem+json)', () => {
   });
 
   it('invalid-request problems carry the same entries POST /api/validate gives', async () => {
-    const request = fixture<Record<string, any>>('requests/festival-small.json');
+    const request = fixture('requests/festival-small.json') as Record<string, any>;
     request.volunteers[0].max_hours = null;
     const validation = (await testApp().request.post('/api/validate').send(request)).body;
     const problem = problemBody(invalidRequest(validation.errors, validation.warnings), 'rid-1');
@@ -228,7 +232,7 @@ describe('error model (RFC 9457 problem+json)', () => {
   describe('logs', () => {
     it('write one JSON access line per request without body, query string or key', async () => {
       const t = testApp();
-      const body = fixture<Record<string, any>>('requests/festival-small.json');
+      const body = fixture('requests/festival-small.json') as Record<string, any>;
       body.volunteers[0].name = 'Very Private Person';
       await t.request.post('/api/validate?debug=true').send(body);
       const leaked = await t.anonymous.post('/api/validate?key=abc.SECRETINQUERY').send(body);

@@ -22,7 +22,7 @@ import { validateScheduleRequest } from '../../src/input/validate-request.js';
 import { inlinePreparer, workerPreparer } from '../../src/service/input-preparer.js';
 import { KeyStore } from '../../src/store/key-store.js';
 import { DATABASES, PG_ADMIN_URL, requirePostgres, type TestDatabase } from '../helpers/databases.js';
-import { fixture, pool, schemas, testApp } from '../helpers/app.js';
+import { fixture, pool, releaseIfSet, schemas, testApp } from '../helpers/app.js';
 
 const SECRET = 'hostile-test-secret-0123456789-0123456789';
 type Json = Record<string, any>;
@@ -148,7 +148,7 @@ describe('hostile input: CSV row counts', () => {
 
 describe('hostile input: numbers have upper bounds', () => {
   it('a headcount of 1e308 and a max_hours of 1e308 are 400s naming the bound', async () => {
-    const body = fixture<Json>('requests/festival-small.json');
+    const body = fixture('requests/festival-small.json') as Json;
     body.unassigned_shifts[0].required_groups = { kitchen: 1e308 };
     body.volunteers[0].max_hours = 1e308;
     const res = await testApp().request.post('/api/schedule').send(body);
@@ -337,8 +337,8 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
       store = await KeyStore.open(database.url);
     });
     after(async () => {
-      await store?.close();
-      await database?.drop();
+      await releaseIfSet(store, (s) => s.close());
+      await releaseIfSet(database, (d) => d.drop());
     });
 
     it('no spelling of a counted path runs it once the quota is used up, and none is counted', async () => {
@@ -395,7 +395,7 @@ for (const { label, tag, create, needsPostgres } of DATABASES) {
           expect(ready.body.detail).to.equal('Not ready: database read-only.');
           const refused = await KeyStore.open(database.url).then(
             () => 'opened',
-            (e: Error) => e.message,
+            (e: unknown) => (e as Error).message,
           );
           expect(refused).to.match(/^The database cannot be written \(it is read-only/);
         } finally {

@@ -30,7 +30,7 @@ describe('operations endpoints', function () {
 
   it('GET /readyz answers 503 when the database is unreachable or the pool is starting', async () => {
     const down = Object.create(sharedStore().store) as KeyStore;
-    down.ping = async () => 'unreachable';
+    down.ping = () => Promise.resolve('unreachable' as const);
     const db = await testApp({}, { store: down }).anonymous.get('/readyz');
     expect(db.status).to.equal(503);
     expect(db.headers['content-type']).to.match(/^application\/problem\+json/);
@@ -42,9 +42,7 @@ describe('operations endpoints', function () {
 
   it('answers 503 with Retry-After, not 500, when the database cannot be reached', async () => {
     const down = Object.create(sharedStore().store) as KeyStore;
-    down.find = async () => {
-      throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
-    };
+    down.find = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
     const t = testApp({}, { store: down });
     const res = await t.request.post('/api/validate').send({ volunteers: [], unassigned_shifts: [] });
     expect(res.status).to.equal(503);

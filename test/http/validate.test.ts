@@ -489,7 +489,7 @@ describe('POST /api/validate', () => {
     });
 
     it('does not count touching locked shifts as overlapping, and 999 as a cap', async () => {
-      const r = fixture<Req>('requests/lock-breaks.json');
+      const r = fixture('requests/lock-breaks.json') as Req;
       r.current_assignments = [
         { shift_id: 'b', volunteer_id: 'v2' },
         { shift_id: 'c', volunteer_id: 'v2' },

@@ -36,7 +36,10 @@ function schemaPatterns(): Array<{ where: string; source: string; flags: string 
   const found: Array<{ where: string; source: string; flags: string }> = [];
   const dir = join(packageRoot, 'schemas');
   const walk = (value: unknown, where: string): void => {
-    if (Array.isArray(value)) value.forEach((v, i) => { walk(v, `${where}/${i}`); });
+    if (Array.isArray(value))
+      value.forEach((v, i) => {
+        walk(v, `${where}/${i}`);
+      });
     else if (typeof value === 'object' && value !== null) {
       for (const [k, v] of Object.entries(value)) {
         if (k === 'pattern' && typeof v === 'string') found.push({ where, source: v, flags: 'u' });

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { KeyStore } from '../../src/store/key-store.js';
-import { pool, schemas } from '../helpers/app.js';
+import { pool, releaseIfSet, schemas } from '../helpers/app.js';
 import { PG_ADMIN_URL, postgresDatabase, requirePostgres, type TestDatabase } from '../helpers/databases.js';
 
 describe('PostgreSQL connections dropped (a database restart): the service recovers [postgres]', function () {
@@ -21,8 +21,8 @@ describe('PostgreSQL connections dropped (a database restart): the service recov
     store = await KeyStore.open(database.url);
   });
   after(async () => {
-    await store?.close();
-    await database?.drop();
+    await releaseIfSet(store, (s) => s.close());
+    await releaseIfSet(database, (d) => d.drop());
   });
 
   it('answers again after every server connection of its database was terminated', async () => {

@@ -15,9 +15,12 @@ import {
 } from './backend.js';
 
 type Constraint = { min?: number; max?: number; equal?: number };
-type Solver = (typeof solverModule)['default'];
+/** The one call made here: a solve over a model in jslp's JSON form, with the result read loosely. */
+interface Solver {
+  Solve(model: unknown): { feasible: boolean; result: number; [k: string]: unknown };
+}
 // The package is typed as CommonJS but loaded as ESM: take the solver from either shape.
-const solver = ((solverModule as unknown as { default?: Solver }).default ?? solverModule) as Solver;
+const solver = (solverModule as unknown as { default?: Solver }).default ?? (solverModule as unknown as Solver);
 
 /** What a jslp solve can end with; it reports no status of its own, so these are read from its result. */
 type JslpEnd = 'no-solution' | 'no-solution-at-limit' | 'relaxation' | 'fractional' | 'solution-at-limit' | 'solution' | 'threw';
@@ -70,7 +73,7 @@ export const jslpBackend: SolverBackend = {
         // jslp has no interrupt: a cancelled solve runs to its timeout (the pool stops its worker sooner).
         const limitMs = Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()) * 1000;
         try {
-          const result = (solver.Solve as (m: unknown) => { feasible: boolean; result: number; [k: string]: unknown })({
+          const result = solver.Solve({
             optimize: 'objective',
             opType: req.objective.sense,
             constraints,

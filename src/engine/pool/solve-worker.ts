@@ -22,10 +22,12 @@ setFlagsFromString('--no-liftoff');
 setFlagsFromString('--no-wasm-lazy-compilation');
 const backends: Record<BackendName, SolverBackend> = { highs: highsBackend(await loadHighs()), jslp: jslpBackend };
 warmUp(backends.highs);
-const post = (message: FromWorker): void => { port.postMessage(message); };
+const post = (message: FromWorker): void => {
+  port.postMessage(message);
+};
 
+// The pool sends only solve messages (ToWorker).
 port.on('message', (message: ToWorker) => {
-  if (message.type !== 'solve') return;
   const { id, job } = message;
   try {
     const result = solveSubproblem(job.sub, {
@@ -33,7 +35,9 @@ port.on('message', (message: ToWorker) => {
       budget: startSlice(job.slice, Date.now, cancelCheck(message.cancel)),
       lpText: job.lpText,
       maxMipPairs: job.maxMipPairs,
-      onIncumbent: (incumbent) => { post({ type: 'incumbent', id, incumbent }); },
+      onIncumbent: (incumbent) => {
+        post({ type: 'incumbent', id, incumbent });
+      },
     });
     post({ type: 'done', id, result });
   } catch (e) {

@@ -42,7 +42,12 @@ export interface Timers {
   clear(handle: unknown): void;
 }
 
-const realTimers: Timers = { set: (fire, ms) => setTimeout(fire, ms), clear: (handle) => { clearTimeout(handle as NodeJS.Timeout); } };
+const realTimers: Timers = {
+  set: (fire, ms) => setTimeout(fire, ms),
+  clear: (handle) => {
+    clearTimeout(handle as NodeJS.Timeout);
+  },
+};
 
 export interface PoolStats {
   size: number;
@@ -95,7 +100,9 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
     return new Promise((resolve) => {
       const entry: Job = { id: this.nextId++, job, options, resolve, cancel: new SharedArrayBuffer(4) };
       if (signal) {
-        entry.onAbort = () => { this.abort(entry); };
+        entry.onAbort = () => {
+          this.abort(entry);
+        };
         signal.addEventListener('abort', entry.onAbort, { once: true });
       }
       this.queue.push(entry);
@@ -119,9 +126,15 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
     const worker = new Worker(this.workerUrl);
     const slot: Slot = { worker, ready: false };
     worker.unref();
-    worker.on('message', (message: FromWorker) => { this.onMessage(slot, message); });
-    worker.on('error', (err) => { this.replace(slot, `the solver worker failed: ${err.message}`); });
-    worker.on('exit', (code) => { this.replace(slot, `the solver worker exited with code ${code}`); });
+    worker.on('message', (message: FromWorker) => {
+      this.onMessage(slot, message);
+    });
+    worker.on('error', (err) => {
+      this.replace(slot, `the solver worker failed: ${err.message}`);
+    });
+    worker.on('exit', (code) => {
+      this.replace(slot, `the solver worker exited with code ${code}`);
+    });
     return slot;
   }
 
@@ -173,7 +186,9 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
     if (!slot) return;
     Atomics.store(new Int32Array(job.cancel), 0, CANCELLED);
     this.timers.clear(job.timer);
-    job.timer = this.timers.set(() => { this.replace(slot, 'the solver did not stop when cancelled and was stopped'); }, this.cancelGraceMs);
+    job.timer = this.timers.set(() => {
+      this.replace(slot, 'the solver did not stop when cancelled and was stopped');
+    }, this.cancelGraceMs);
   }
 
   /** A worker died or was stopped: end its job with what it had, and start a new worker. */
@@ -201,7 +216,9 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       const job = this.queue.shift()!;
       slot.job = job;
       const wait = Math.max(0, job.job.slice.deadline - Date.now()) + this.graceMs;
-      job.timer = this.timers.set(() => { this.replace(slot, 'the solver passed its deadline and was stopped'); }, wait);
+      job.timer = this.timers.set(() => {
+        this.replace(slot, 'the solver passed its deadline and was stopped');
+      }, wait);
       slot.worker.postMessage({ type: 'solve', id: job.id, job: job.job, cancel: job.cancel });
     }
   }

@@ -148,9 +148,9 @@ export function accessControl(deps: AccessDeps): Middleware {
         duration_ms: Math.round((Number(process.hrtime.bigint() - started) / 1e6) * 100) / 100,
         request_id: ctx.state.requestId,
       };
-      const write = deps.store
-        .record(user.userId, entry)
-        .catch((err: unknown) => { deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed'); });
+      const write = deps.store.record(user.userId, entry).catch((err: unknown) => {
+        deps.logger.warn({ request_id: ctx.state.requestId, err }, 'usage history write failed');
+      });
       deps.pending?.add(write);
       void write.finally(() => deps.pending?.delete(write));
     }

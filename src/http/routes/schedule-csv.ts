@@ -119,7 +119,8 @@ export function scheduleCsvRoutes(
     try {
       await receive(ctx, dir, deps.config.limits.maxCsvFileBytes);
       const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
-      const fields = (ctx.request.body ?? {}) as Record<string, unknown>;
+      // koa-body gives a text field sent once as a string, sent more than once as an array.
+      const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
       const errors: CsvError[] = [];
       const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && k !== 'timezone');
       if (unexpected.length > 0) {
@@ -141,7 +142,8 @@ export function scheduleCsvRoutes(
       if (errors.length > 0 || !bytes.volunteers || !bytes.shifts) {
         throw new ProblemError('invalid-csv', `The upload is incomplete: ${errors.map((e) => e.message).join(' ')}`, { errors });
       }
-      const zone = fields.timezone === undefined ? 'UTC' : String(fields.timezone).trim();
+      const timezone = fields.timezone;
+      const zone = timezone === undefined ? 'UTC' : (Array.isArray(timezone) ? timezone.join(',') : timezone).trim();
       const prepared = await deps.preparer.prepareCsv(bytes.volunteers, bytes.shifts, zone);
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       ctx.type = 'application/json';
