@@ -108,7 +108,14 @@ function families(key: string): Family[] {
     { name: '70k type errors (validate)', method: 'POST', path: '/api/validate', headers: json, body: badTypes, times: 3 },
     { name: '10k x 10k, 50k locks (validate)', method: 'POST', path: '/api/validate', headers: json, body: wide, times: 3 },
     { name: '5M-deep JSON array (schedule)', method: 'POST', path: '/api/schedule', headers: json, body: deep, times: 3 },
-    { name: 'scarce 2000 x 5000 schedule, 3.7k short slots explained (time_limit=5)', method: 'POST', path: '/api/schedule?time_limit=5', headers: json, body: scarce, times: 1 },
+    {
+      name: 'scarce 2000 x 5000 schedule, 3.7k short slots explained (time_limit=5)',
+      method: 'POST',
+      path: '/api/schedule?time_limit=5',
+      headers: json,
+      body: scarce,
+      times: 1,
+    },
     {
       name: '9 MB Groups cell of spaces (csv)',
       method: 'POST',
