@@ -4,12 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, settings } from '../config/config.js';
-import { enforceCountLimits } from '../service/limits.js';
 import { ProblemError } from '../service/problems.js';
 import { serve } from '../http/server.js';
 import { KEYS_HELP, KeysUsageError, runKeys } from './keys.js';
 import { loadSchemas } from '../input/schema-registry.js';
-import { validateScheduleRequest } from '../input/validate-request.js';
+import { validateRequest } from '../service/prepare.js';
 import { createScheduler, type SolveProgress } from '../engine/scheduler.js';
 import { parseScheduleOptions } from '../service/options.js';
 import { scheduleCsv, scheduleRequest } from '../service/schedule-service.js';
@@ -84,9 +83,7 @@ function runValidate(args: string[], io: Io): number {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length !== 1) throw new UsageError('validate takes exactly one FILE');
   const body = readJson(positionals[0]!);
-  const config = loadConfig();
-  enforceCountLimits(body, config.limits);
-  const result = validateScheduleRequest(body, loadSchemas());
+  const result = validateRequest(body, { schemas: loadSchemas(), limits: loadConfig().limits });
   io.out(`${JSON.stringify(result, null, 2)}\n`);
   return result.valid ? 0 : 1;
 }

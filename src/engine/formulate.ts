@@ -42,23 +42,65 @@ function hourGrid(p: Prepared): number {
   return Math.max(1, g) / 60;
 }
 
-/** `incumbentLoads` (hours per volunteer of the best schedule so far) places the fine breakpoints. */
+/** What the row builders share: the model, the prepared candidates, names and lock columns. */
+interface Build {
+  p: Prepared;
+  m: MipModel;
+  vName: (v: number) => string;
+  sName: (s: number) => string;
+  /** Per volunteer: its lock columns and their hours. */
+  lockCols: Array<Array<{ col: number; hours: number }>>;
+}
+
+/**
+ * `incumbentLoads` (hours per volunteer of the best schedule so far) places the fine
+ * breakpoints. Columns and rows are added in a fixed order (pairs, locks, headcount, hours,
+ * cliques, staffing, fairness, level rows), so the same subproblem gives the same model.
+ */
 export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Formulation {
   const { sub } = p;
   const m = new MipModel();
-  const vName = (v: number): string => `v${sub.volunteers[v]!.index}`;
-  const sName = (s: number): string => `s${sub.shifts[s]!.index}`;
+  const b: Build = { p, m, vName: (v) => `v${sub.volunteers[v]!.index}`, sName: (s) => `s${sub.shifts[s]!.index}`, lockCols: [] };
+  addLegend(b);
+  const numPairs = p.candShift.length;
+  for (let pair = 0; pair < numPairs; pair++) m.addCol(`x_${b.vName(p.candVolunteer[pair]!)}_${b.sName(p.candShift[pair]!)}`, 0, 1, true);
+  // Locked assignments: fixed columns, so they count in headcounts, hours and fairness.
+  b.lockCols = sub.volunteers.map((v, vi) => v.locks.map((l) => ({ col: m.addCol(`lock_${b.vName(vi)}_s${l.shift}`, 1, 1, true), hours: l.hours })));
+  addHeadcountRows(b);
+  addHoursRows(b);
+  addCliqueRows(b);
+  const fullCol = addStaffingRows(b);
+  const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
+  const fullCols = [...fullCol].filter((c) => c >= 0);
+  const coverFixRow = addSumRow(
+    m,
+    'cover_fix',
+    Array.from({ length: numPairs }, (_, i) => i),
+  );
+  const staffFixRow = addSumRow(m, 'staff_fix', fullCols);
+  return { model: m, numPairs, fullCol, pieces, coverFixRow, staffFixRow, ...objectives(b, fullCols, fairCosts, step) };
+}
+
+function addLegend({ p: { sub }, m }: Build): void {
   m.legend.push(`group ${JSON.stringify(sub.group)}: ${sub.volunteers.length} volunteers, ${sub.shifts.length} shifts`);
   sub.volunteers.forEach((v) => m.legend.push(`v${v.index} = volunteer ${JSON.stringify(v.id)}`));
   sub.shifts.forEach((s) => m.legend.push(`s${s.index} = shift ${JSON.stringify(s.id)} (${s.hours} h, needs ${s.required}, ${s.locked} locked)`));
+}
 
-  const numPairs = p.candShift.length;
-  for (let pair = 0; pair < numPairs; pair++) m.addCol(`x_${vName(p.candVolunteer[pair]!)}_${sName(p.candShift[pair]!)}`, 0, 1, true);
-
-  // Locked assignments: fixed columns, so they count in headcounts, hours and fairness.
-  const lockCols: Array<Array<{ col: number; hours: number }>> = sub.volunteers.map((v, vi) =>
-    v.locks.map((l) => ({ col: m.addCol(`lock_${vName(vi)}_s${l.shift}`, 1, 1, true), hours: l.hours })),
+/** A row whose bounds a level sets later (cover_fix, staff_fix): the plain sum of its columns. */
+function addSumRow(m: MipModel, name: string, cols: number[]): number {
+  return m.addRow(
+    name,
+    -Infinity,
+    Infinity,
+    cols,
+    cols.map(() => 1),
   );
+}
+
+/** Headcount: new assignments plus locks at most the requirement (or the locks, if more). */
+function addHeadcountRows({ p, m, sName, lockCols }: Build): void {
+  const { sub } = p;
   const shiftLocal = new Map(sub.shifts.map((s, i) => [s.index, i]));
   const lockColsOfShift: number[][] = sub.shifts.map(() => []);
   sub.volunteers.forEach((v, vi) => {
@@ -67,8 +109,6 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
       if (s !== undefined) lockColsOfShift[s]!.push(lockCols[vi]![li]!.col);
     });
   });
-
-  // Headcount: new assignments plus locks at most the requirement (or the locks, if more).
   sub.shifts.forEach((s, si) => {
     const cols = [...p.byShift[si]!, ...lockColsOfShift[si]!];
     if (p.byShift[si]!.length === 0) return;
@@ -80,8 +120,11 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
       cols.map(() => 1),
     );
   });
+}
 
-  // Hours: only where the candidates could exceed what is left.
+/** Hours: only where the candidates could exceed what is left. */
+function addHoursRows({ p, m, vName, lockCols }: Build): void {
+  const { sub } = p;
   sub.volunteers.forEach((v, vi) => {
     const pairs = p.byVolunteer[vi]!;
     const total = pairs.reduce((sum, pair) => sum + sub.shifts[p.candShift[pair]!]!.hours, 0);
@@ -90,8 +133,10 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     const coefs = [...pairs.map((pair) => sub.shifts[p.candShift[pair]!]!.hours), ...lockCols[vi]!.map((l) => l.hours)];
     m.addRow(`hours_${vName(vi)}`, -Infinity, p.lockedHours[vi]! + p.remaining[vi]!, cols, coefs);
   });
+}
 
-  // Overlaps: one row per maximal clique of the volunteer's candidate shifts.
+/** Overlaps: one row per maximal clique of the volunteer's candidate shifts. */
+function addCliqueRows({ p, m, vName }: Build): void {
   volunteerCliques(p).forEach((cliques, vi) => {
     cliques.forEach((pairs, k) =>
       m.addRow(
@@ -103,21 +148,33 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
       ),
     );
   });
+}
 
-  // Staffing: full_s may be 1 only when every slot of the shift is filled.
-  const fullCol = new Int32Array(sub.shifts.length).fill(-1);
-  sub.shifts.forEach((_, si) => {
+/** Staffing: full_s may be 1 only when every slot of the shift is filled. Returns full_s per shift. */
+function addStaffingRows({ p, m, sName }: Build): Int32Array {
+  const fullCol = new Int32Array(p.sub.shifts.length).fill(-1);
+  p.sub.shifts.forEach((_, si) => {
     if (p.demand[si] === 0 || p.byShift[si]!.length < p.demand[si]!) return;
     const col = m.addCol(`full_${sName(si)}`, 0, 1, true);
     fullCol[si] = col;
     const pairs = p.byShift[si]!;
     m.addRow(`staff_${sName(si)}`, 0, Infinity, [...pairs, col], [...pairs.map(() => 1), -p.demand[si]!]);
   });
+  return fullCol;
+}
 
-  // Fairness: hours as a sum of pieces with increasing slopes, exact at the breakpoints. The
-  // breakpoints are fine (on the grid of shift lengths) up to where loads actually are (the
-  // incumbent's busiest volunteer plus one long shift), and double in length beyond: an
-  // unlimited volunteer could take hundreds of hours, but a fair schedule never gives them.
+/**
+ * Fairness: hours as a sum of pieces with increasing slopes, exact at the breakpoints. The
+ * breakpoints are fine (on the grid of shift lengths) up to where loads actually are (the
+ * incumbent's busiest volunteer plus one long shift), and double in length beyond: an
+ * unlimited volunteer could take hundreds of hours, but a fair schedule never gives them.
+ */
+function addFairnessPieces(
+  b: Build,
+  incumbentLoads: ArrayLike<number> | undefined,
+): { pieces: Formulation['pieces']; fairCosts: Array<[number, number]>; step: number } {
+  const { p, m, vName, lockCols } = b;
+  const { sub } = p;
   const grid = hourGrid(p);
   const maxHours = sub.volunteers.map((_, vi) => {
     const candidateHours = p.byVolunteer[vi]!.reduce((total, pair) => total + sub.shifts[p.candShift[pair]!]!.hours, 0);
@@ -134,14 +191,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
       pieces.push({ cols: [], breakpoints: [] });
       return;
     }
-    const breakpoints = [0];
-    let last = 0;
-    let width = step;
-    while (last < maxHours[vi]! - 1e-9) {
-      if (last >= fineTop - 1e-9) width *= 2;
-      last += width;
-      breakpoints.push(last);
-    }
+    const breakpoints = breakpointsUpTo(maxHours[vi]!, step, fineTop);
     const cols: number[] = [];
     for (let k = 0; k + 1 < breakpoints.length; k++) {
       const col = m.addCol(`seg_${vName(vi)}_k${k}`, 0, breakpoints[k + 1]! - breakpoints[k]!, false);
@@ -153,48 +203,44 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     const hourCoefs = [...pairs.map((pair) => -sub.shifts[p.candShift[pair]!]!.hours), ...lockCols[vi]!.map((l) => -l.hours)];
     m.addRow(`fair_${vName(vi)}`, 0, 0, [...cols, ...hourCols], [...cols.map(() => 1), ...hourCoefs]);
   });
+  return { pieces, fairCosts, step };
+}
 
-  const allPairs = Array.from({ length: numPairs }, (_, i) => i);
-  const coverFixRow = m.addRow(
-    'cover_fix',
-    -Infinity,
-    Infinity,
-    allPairs,
-    allPairs.map(() => 1),
-  );
-  const fullCols = [...fullCol].filter((c) => c >= 0);
-  const staffFixRow = m.addRow(
-    'staff_fix',
-    -Infinity,
-    Infinity,
-    fullCols,
-    fullCols.map(() => 1),
-  );
+/** 0, step, 2 step, ... up to fineTop, then doubling widths, until `top` is covered. */
+function breakpointsUpTo(top: number, step: number, fineTop: number): number[] {
+  const breakpoints = [0];
+  let last = 0;
+  let width = step;
+  while (last < top - 1e-9) {
+    if (last >= fineTop - 1e-9) width *= 2;
+    last += width;
+    breakpoints.push(last);
+  }
+  return breakpoints;
+}
 
+/** The three levels' objectives; request order is the last tie-break, inside fairness. */
+function objectives(
+  { p, m }: Build,
+  fullCols: number[],
+  fairCosts: Array<[number, number]>,
+  step: number,
+): Pick<Formulation, 'coverage' | 'staffing' | 'fairness'> {
+  const numPairs = p.candShift.length;
   const coverage = new Float64Array(m.numCols);
   for (let j = 0; j < numPairs; j++) coverage[j] = 1;
   const staffing = new Float64Array(m.numCols);
   for (const c of fullCols) staffing[c] = 1;
   const fairness = new Float64Array(m.numCols);
   for (const [col, cost] of fairCosts) fairness[col] = cost;
-  // Request order as the last tie-break: a cost too small to trade against any fairness step.
+  // A cost too small to trade against any fairness step.
   const tie = (step * step * 0.01) / Math.max(1, numPairs);
-  const nS = sub.shifts.length;
+  const nS = p.sub.shifts.length;
   for (let pair = 0; pair < numPairs; pair++) {
-    const rank = (p.candVolunteer[pair]! * nS + p.candShift[pair]!) / Math.max(1, sub.volunteers.length * nS);
+    const rank = (p.candVolunteer[pair]! * nS + p.candShift[pair]!) / Math.max(1, p.sub.volunteers.length * nS);
     fairness[pair] = tie * rank;
   }
-  return {
-    model: m,
-    numPairs,
-    fullCol,
-    pieces,
-    coverFixRow,
-    staffFixRow,
-    coverage: { sense: 'max', costs: coverage },
-    staffing: { sense: 'max', costs: staffing },
-    fairness: { sense: 'min', costs: fairness },
-  };
+  return { coverage: { sense: 'max', costs: coverage }, staffing: { sense: 'max', costs: staffing }, fairness: { sense: 'min', costs: fairness } };
 }
 
 /** Full column values for a 0/1 assignment of the pairs: a MIP start every phase accepts. */

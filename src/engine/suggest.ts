@@ -81,102 +81,135 @@ class Board {
   }
 }
 
-export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget): { suggestions: ShiftSuggestions[]; stats: SuggestStats } {
-  const { now } = budget;
-  const started = now();
-  const board = new Board(p, x);
-  const { sub } = p;
-  const shiftLocal = new Map(sub.shifts.map((s, i) => [s.index, i]));
-  const stats: SuggestStats = { resolves: 0, incomplete: 0, unexplored: [], ms: 0 };
-  const suggestions: ShiftSuggestions[] = [];
-  const shiftIdOf = (shift: number): string =>
-    sub.shifts[shiftLocal.get(shift) ?? -1]?.id ?? sub.volunteers.flatMap((v) => v.locks).find((l) => l.shift === shift)!.shiftId;
+/** One search for suggestions over a group's short shifts, on one board. */
+class ShiftSuggester {
+  readonly stats: SuggestStats = { resolves: 0, incomplete: 0, unexplored: [], ms: 0 };
+  private readonly board: Board;
+  private readonly sub: Prepared['sub'];
+  private readonly shiftLocal: Map<number, number>;
+
+  constructor(p: Prepared, x: ArrayLike<number>) {
+    this.board = new Board(p, x);
+    this.sub = p.sub;
+    this.shiftLocal = new Map(p.sub.shifts.map((s, i) => [s.index, i]));
+  }
+
+  private shiftIdOf(shift: number): string {
+    return this.sub.shifts[this.shiftLocal.get(shift) ?? -1]?.id ?? this.sub.volunteers.flatMap((v) => v.locks).find((l) => l.shift === shift)!.shiftId;
+  }
+
   /** Where the change needs a shift to pass to someone else: which, and to whom. */
-  const handOver = (move: { shift: number; to: number } | undefined): Pick<Suggestion, 'hand_over'> =>
-    move ? { hand_over: { shift_id: shiftIdOf(move.shift), volunteer_id: sub.volunteers[move.to]!.id } } : {};
+  private handOver(move: { shift: number; to: number } | undefined): Pick<Suggestion, 'hand_over'> {
+    return move ? { hand_over: { shift_id: this.shiftIdOf(move.shift), volunteer_id: this.sub.volunteers[move.to]!.id } } : {};
+  }
 
   /** Would taking a volunteer off `shift` (a request index) empty a slot there? */
-  const losesSlot = (shift: number): boolean => {
-    const local = shiftLocal.get(shift);
+  private losesSlot(shift: number): boolean {
+    const local = this.shiftLocal.get(shift);
     if (local === undefined) return false; // the shift does not require this group: no slot of it
-    const s = sub.shifts[local]!;
-    return s.locked + board.filledNew[local]! <= s.required;
-  };
+    const s = this.sub.shifts[local]!;
+    return s.locked + this.board.filledNew[local]! <= s.required;
+  }
 
-  for (let si = 0; si < sub.shifts.length; si++) {
-    const s = sub.shifts[si]!;
-    const missing = s.required - s.locked - board.filledNew[si]!;
-    if (missing <= 0) continue;
-    if (budget.expired()) {
-      stats.incomplete++;
-      if (stats.unexplored.length < 20) stats.unexplored.push(s.id);
-      continue;
-    }
+  /** The suggestions for short shift si, or undefined when it is not short. */
+  forShift(si: number): ShiftSuggestions | undefined {
+    const s = this.sub.shifts[si]!;
+    const missing = s.required - s.locked - this.board.filledNew[si]!;
+    if (missing <= 0) return undefined;
     // Each item with the keys it is ranked by, kept beside it so that they never reach the response.
     const raises: Array<{ item: Suggestion; cost: number; v: number }> = [];
     const lifts: Array<{ item: Suggestion; v: number }> = [];
-
-    sub.volunteers.forEach((vol, v) => {
-      if (board.holds(v, s.index)) return;
-      const clash = board.clashes(v, s.start, s.end);
+    this.sub.volunteers.forEach((vol, v) => {
+      if (this.board.holds(v, s.index)) return;
+      const clash = this.board.clashes(v, s.start, s.end);
       const lockedClash = clash.filter((i) => i.locked);
       const newClash = clash.filter((i) => !i.locked);
-
-      // Raise max_hours: the volunteer takes the shift, perhaps handing one of their shifts on.
-      if (lockedClash.length === 0 && newClash.length <= 1 && Number.isFinite(vol.cap)) {
-        const options: Array<{ hours: number; handOver?: { shift: number; to: number } }> = [];
-        if (newClash.length === 0) options.push({ hours: board.load[v]! + s.hours });
-        const handable = newClash.length === 1 ? newClash : board.intervals[v]!.filter((i) => !i.locked);
-        for (const old of handable) {
-          stats.resolves++;
-          const to = board.replacement(old.shift, old.start, old.end, old.hours, v);
-          if (to === undefined) continue;
-          options.push({ hours: board.load[v]! - old.hours + s.hours, handOver: { shift: old.shift, to } });
-        }
-        stats.resolves++;
-        const best = options.filter((o) => o.hours > vol.cap + EPS).sort((a, b) => a.hours - b.hours)[0];
-        // Where no raise is needed the solver would have placed them: only real raises are changes.
-        if (best && options.every((o) => o.hours > vol.cap + EPS)) {
-          const hours = Math.round(best.hours * 100) / 100;
-          raises.push({
-            item: { code: 'raise_max_hours', volunteer_id: vol.id, max_hours: hours, filled: 1, ...handOver(best.handOver) },
-            cost: hours - vol.cap,
-            v,
-          });
-        }
-      }
-
-      // Lift one locked assignment that keeps the volunteer out (by time or by hours).
-      const lockCandidates = lockedClash.length === 1 ? lockedClash : lockedClash.length === 0 ? board.intervals[v]!.filter((i) => i.locked) : [];
-      for (const lock of lockCandidates) {
-        stats.resolves++;
-        if (newClash.length > 0) continue;
-        if (board.load[v]! - lock.hours + s.hours > vol.cap + EPS) continue;
-        if (lockedClash.length === 0 && board.load[v]! + s.hours <= vol.cap + EPS) continue; // not kept out by this lock
-        const to = losesSlot(lock.shift) ? board.replacement(lock.shift, lock.start, lock.end, lock.hours, v) : undefined;
-        if (losesSlot(lock.shift) && to === undefined) continue;
-        const shiftId = vol.locks.find((l) => l.shift === lock.shift)!.shiftId;
-        lifts.push({
-          item: {
-            code: 'remove_lock',
-            volunteer_id: vol.id,
-            shift_id: shiftId,
-            filled: 1,
-            ...handOver(to === undefined ? undefined : { shift: lock.shift, to }),
-          },
-          v,
-        });
-      }
+      const raise = this.raise(s, v, lockedClash, newClash);
+      if (raise) raises.push({ ...raise, v });
+      for (const item of this.lifts(s, v, lockedClash, newClash)) lifts.push({ item, v });
     });
-
     const items: Suggestion[] = [];
     for (const { item } of raises.sort((a, b) => a.cost - b.cost || a.v - b.v).slice(0, MAX_PER_KIND)) items.push(item);
     for (const { item } of lifts.sort((a, b) => a.v - b.v).slice(0, MAX_PER_KIND)) items.push(item);
     // New volunteers, free then and with the hours, each fill one slot.
-    stats.resolves++;
-    items.push({ code: 'add_volunteers', group: sub.group, count: missing, filled: missing });
-    suggestions.push({ shift: s.index, items });
+    this.stats.resolves++;
+    items.push({ code: 'add_volunteers', group: this.sub.group, count: missing, filled: missing });
+    return { shift: s.index, items };
   }
-  stats.ms = now() - started;
-  return { suggestions, stats };
+
+  /** Raise max_hours: the volunteer takes the shift, perhaps handing one of their shifts on. */
+  private raise(
+    s: Prepared['sub']['shifts'][number],
+    v: number,
+    lockedClash: Interval[],
+    newClash: Interval[],
+  ): { item: Suggestion; cost: number } | undefined {
+    const vol = this.sub.volunteers[v]!;
+    if (lockedClash.length > 0 || newClash.length > 1 || !Number.isFinite(vol.cap)) return undefined;
+    const { board } = this;
+    const options: Array<{ hours: number; handOver?: { shift: number; to: number } }> = [];
+    if (newClash.length === 0) options.push({ hours: board.load[v]! + s.hours });
+    const handable = newClash.length === 1 ? newClash : board.intervals[v]!.filter((i) => !i.locked);
+    for (const old of handable) {
+      this.stats.resolves++;
+      const to = board.replacement(old.shift, old.start, old.end, old.hours, v);
+      if (to === undefined) continue;
+      options.push({ hours: board.load[v]! - old.hours + s.hours, handOver: { shift: old.shift, to } });
+    }
+    this.stats.resolves++;
+    const best = options.filter((o) => o.hours > vol.cap + EPS).sort((a, b) => a.hours - b.hours)[0];
+    // Where no raise is needed the solver would have placed them: only real raises are changes.
+    if (!best || !options.every((o) => o.hours > vol.cap + EPS)) return undefined;
+    const hours = Math.round(best.hours * 100) / 100;
+    return { item: { code: 'raise_max_hours', volunteer_id: vol.id, max_hours: hours, filled: 1, ...this.handOver(best.handOver) }, cost: hours - vol.cap };
+  }
+
+  /** Lift one locked assignment that keeps the volunteer out (by time or by hours). */
+  private lifts(s: Prepared['sub']['shifts'][number], v: number, lockedClash: Interval[], newClash: Interval[]): Suggestion[] {
+    const vol = this.sub.volunteers[v]!;
+    const { board } = this;
+    const out: Suggestion[] = [];
+    const lockCandidates = lockedClash.length === 1 ? lockedClash : lockedClash.length === 0 ? board.intervals[v]!.filter((i) => i.locked) : [];
+    for (const lock of lockCandidates) {
+      this.stats.resolves++;
+      if (newClash.length > 0) continue;
+      if (board.load[v]! - lock.hours + s.hours > vol.cap + EPS) continue;
+      if (lockedClash.length === 0 && board.load[v]! + s.hours <= vol.cap + EPS) continue; // not kept out by this lock
+      const to = this.losesSlot(lock.shift) ? board.replacement(lock.shift, lock.start, lock.end, lock.hours, v) : undefined;
+      if (this.losesSlot(lock.shift) && to === undefined) continue;
+      const shiftId = vol.locks.find((l) => l.shift === lock.shift)!.shiftId;
+      out.push({
+        code: 'remove_lock',
+        volunteer_id: vol.id,
+        shift_id: shiftId,
+        filled: 1,
+        ...this.handOver(to === undefined ? undefined : { shift: lock.shift, to }),
+      });
+    }
+    return out;
+  }
+
+  /** Marks a short shift left unexplored when the budget ran out. */
+  skip(si: number): void {
+    const s = this.sub.shifts[si]!;
+    if (s.required - s.locked - this.board.filledNew[si]! <= 0) return;
+    this.stats.incomplete++;
+    if (this.stats.unexplored.length < 20) this.stats.unexplored.push(s.id);
+  }
+}
+
+export function suggestChanges(p: Prepared, x: ArrayLike<number>, budget: Budget): { suggestions: ShiftSuggestions[]; stats: SuggestStats } {
+  const started = budget.now();
+  const suggester = new ShiftSuggester(p, x);
+  const suggestions: ShiftSuggestions[] = [];
+  for (let si = 0; si < p.sub.shifts.length; si++) {
+    if (budget.expired()) {
+      suggester.skip(si);
+      continue;
+    }
+    const found = suggester.forShift(si);
+    if (found) suggestions.push(found);
+  }
+  suggester.stats.ms = budget.now() - started;
+  return { suggestions, stats: suggester.stats };
 }

@@ -49,7 +49,11 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
 
 /** POST /api/validate: every error and warning of a JSON body (a 413 past a count limit). */
 export function validateJsonBody(bytes: Uint8Array, context: PrepareContext): ValidationResult {
-  const body = parseJsonBody(bytes);
+  return validateRequest(parseJsonBody(bytes), context);
+}
+
+/** Every error and warning of a parsed request (the CLI's validate command reads its file itself). */
+export function validateRequest(body: unknown, context: PrepareContext): ValidationResult {
   enforceCountLimits(body, context.limits);
   return checkScheduleRequest(body, context.schemas).result;
 }
