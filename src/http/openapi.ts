@@ -56,14 +56,8 @@ const API_ERRORS: Json = {
   '503': problemResponse(['overloaded'], ['Retry-After']),
 };
 
+/** The OpenAPI document: info, the paths of each part of the service, and the shared components. */
 export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>, registry: SchemaRegistry): Json {
-  // The scheduling options' query parameters come from schemas/schedule-options.json.
-  const SCHEDULE_QUERY = optionParameters(registry);
-  const scheduleOk = {
-    description: 'The schedule.',
-    headers: headerRefs(...LIMITED),
-    content: { 'application/json': { schema: ref('schedule-result.json') } },
-  };
   return {
     openapi: '3.1.0',
     info: {
@@ -82,270 +76,296 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
       { name: 'reference', description: 'Problem types and schemas (no key).' },
       { name: 'operations', description: 'Health, readiness and metrics (no key).' },
     ],
-    paths: {
-      '/api/schedule': {
-        post: {
-          tags: ['scheduling'],
-          operationId: 'schedule',
-          summary: 'Schedule volunteers from JSON',
-          description: `At most ${config.limits.maxVolunteers} volunteers, ${config.limits.maxShifts} shifts, ${config.limits.maxLockedAssignments} locked assignments and ${config.limits.maxJsonBodyBytes} bytes.`,
-          parameters: SCHEDULE_QUERY,
-          requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
-          responses: {
-            '200': scheduleOk,
-            '400': problemResponse(['invalid-request', 'invalid-json', 'invalid-encoding']),
-            '413': problemResponse(['payload-too-large']),
-            '415': problemResponse(['unsupported-media-type']),
-            ...API_ERRORS,
-          },
+    paths: { ...apiPaths(config, registry), ...referencePaths(), ...operationsPaths() },
+    components: COMPONENTS,
+  };
+}
+
+/** The /api endpoints: scheduling, validation and usage (a key needed). */
+function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Json {
+  // The scheduling options' query parameters come from schemas/schedule-options.json.
+  const SCHEDULE_QUERY = optionParameters(registry);
+  const scheduleOk = {
+    description: 'The schedule.',
+    headers: headerRefs(...LIMITED),
+    content: { 'application/json': { schema: ref('schedule-result.json') } },
+  };
+  return {
+    '/api/schedule': {
+      post: {
+        tags: ['scheduling'],
+        operationId: 'schedule',
+        summary: 'Schedule volunteers from JSON',
+        description: `At most ${config.limits.maxVolunteers} volunteers, ${config.limits.maxShifts} shifts, ${config.limits.maxLockedAssignments} locked assignments and ${config.limits.maxJsonBodyBytes} bytes.`,
+        parameters: SCHEDULE_QUERY,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
+        responses: {
+          '200': scheduleOk,
+          '400': problemResponse(['invalid-request', 'invalid-json', 'invalid-encoding']),
+          '413': problemResponse(['payload-too-large']),
+          '415': problemResponse(['unsupported-media-type']),
+          ...API_ERRORS,
         },
       },
-      '/api/schedule/csv': {
-        post: {
-          tags: ['scheduling'],
-          operationId: 'scheduleCsv',
-          summary: 'Schedule volunteers from two CSV exports',
-          description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start and End are wall-clock times in timezone.`,
-          parameters: SCHEDULE_QUERY,
-          requestBody: {
-            required: true,
-            content: {
-              'multipart/form-data': {
-                schema: {
-                  type: 'object',
-                  required: ['volunteers', 'shifts'],
-                  properties: {
-                    volunteers: {
-                      type: 'string',
-                      contentMediaType: 'text/csv',
-                      description: 'Volunteers CSV: Name, Group, Max Hours (optional ID, Email, Phone).',
-                    },
-                    shifts: {
-                      type: 'string',
-                      contentMediaType: 'text/csv',
-                      description: 'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM), Groups ("kitchen:2, bar:1"); optional ID.',
-                    },
-                    timezone: { type: 'string', description: 'IANA time zone of Start and End.', default: 'UTC', examples: ['America/Chicago'] },
+    },
+    '/api/schedule/csv': {
+      post: {
+        tags: ['scheduling'],
+        operationId: 'scheduleCsv',
+        summary: 'Schedule volunteers from two CSV exports',
+        description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start and End are wall-clock times in timezone.`,
+        parameters: SCHEDULE_QUERY,
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['volunteers', 'shifts'],
+                properties: {
+                  volunteers: {
+                    type: 'string',
+                    contentMediaType: 'text/csv',
+                    description: 'Volunteers CSV: Name, Group, Max Hours (optional ID, Email, Phone).',
                   },
+                  shifts: {
+                    type: 'string',
+                    contentMediaType: 'text/csv',
+                    description: 'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM), Groups ("kitchen:2, bar:1"); optional ID.',
+                  },
+                  timezone: { type: 'string', description: 'IANA time zone of Start and End.', default: 'UTC', examples: ['America/Chicago'] },
                 },
               },
             },
           },
-          responses: {
-            '200': scheduleOk,
-            '400': problemResponse(['invalid-csv', 'invalid-multipart', 'invalid-request']),
-            '413': problemResponse(['payload-too-large']),
-            '415': problemResponse(['unsupported-media-type']),
-            ...API_ERRORS,
-          },
         },
-      },
-      '/api/validate': {
-        post: {
-          tags: ['scheduling'],
-          operationId: 'validate',
-          summary: 'Check a request without scheduling',
-          requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
-          responses: {
-            '200': {
-              description: 'Every error and warning of the payload (200 whenever the body is JSON).',
-              headers: headerRefs(...LIMITED),
-              content: { 'application/json': { schema: ref('validation-result.json') } },
-            },
-            '400': problemResponse(['invalid-json', 'invalid-encoding']),
-            '413': problemResponse(['payload-too-large']),
-            '415': problemResponse(['unsupported-media-type']),
-            ...API_ERRORS,
-          },
-        },
-      },
-      '/api/usage': {
-        get: {
-          tags: ['account'],
-          operationId: 'usage',
-          summary: "The key's quota and recent calls",
-          parameters: [
-            {
-              name: 'limit',
-              in: 'query',
-              required: false,
-              description: 'History entries to return.',
-              schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
-            },
-          ],
-          responses: {
-            '200': {
-              description: 'Quota, usage and history.',
-              headers: headerRefs(...LIMITED),
-              content: { 'application/json': { schema: ref('usage-result.json') } },
-            },
-            '400': problemResponse(['invalid-request']),
-            ...API_ERRORS,
-          },
-        },
-      },
-      '/problems': {
-        get: {
-          tags: ['reference'],
-          operationId: 'problemTypes',
-          summary: 'Every problem type',
-          security: [],
-          responses: {
-            '200': {
-              description: 'The problem types (HTML page, or JSON when asked).',
-              headers: headerRefs(...COMMON),
-              content: {
-                'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/ProblemType' } } },
-                'text/html': { schema: { type: 'string' } },
-              },
-            },
-            '405': API_ERRORS['405'],
-          },
-        },
-      },
-      '/problems/{slug}': {
-        get: {
-          tags: ['reference'],
-          operationId: 'problemType',
-          summary: 'What a problem type means and what to do',
-          security: [],
-          parameters: [
-            { name: 'slug', in: 'path', required: true, description: 'The problem type.', schema: { type: 'string', enum: Object.keys(problemTypes) } },
-          ],
-          responses: {
-            '200': {
-              description: 'The explanation (HTML page, or JSON when asked).',
-              headers: headerRefs(...COMMON),
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemType' } }, 'text/html': { schema: { type: 'string' } } },
-            },
-            '404': problemResponse(['not-found']),
-          },
-        },
-      },
-      '/schemas/{file}': {
-        get: {
-          tags: ['reference'],
-          operationId: 'schemaFile',
-          summary: 'A JSON Schema file of the interface',
-          security: [],
-          parameters: [{ name: 'file', in: 'path', required: true, description: 'The file name, such as volunteer.json.', schema: { type: 'string' } }],
-          responses: {
-            '200': {
-              description: 'The schema, exactly as the service validates with it.',
-              headers: headerRefs(...COMMON),
-              content: { 'application/schema+json': { schema: { type: 'object' } } },
-            },
-            '404': problemResponse(['not-found']),
-          },
-        },
-      },
-      '/docs': {
-        get: {
-          tags: ['reference'],
-          operationId: 'docs',
-          summary: 'This documentation, as a page',
-          security: [],
-          responses: {
-            '200': {
-              description: 'The HTML page (Swagger UI, served locally).',
-              headers: headerRefs(...COMMON),
-              content: { 'text/html': { schema: { type: 'string' } } },
-            },
-            '405': API_ERRORS['405'],
-          },
-        },
-      },
-      '/openapi.json': {
-        get: {
-          tags: ['reference'],
-          operationId: 'openapi',
-          summary: 'This document',
-          security: [],
-          responses: {
-            '200': {
-              description: 'The OpenAPI 3.1 document.',
-              headers: headerRefs(...COMMON),
-              content: { 'application/json': { schema: { type: 'object' } } },
-            },
-            '405': API_ERRORS['405'],
-          },
-        },
-      },
-      '/healthz': {
-        get: {
-          tags: ['operations'],
-          operationId: 'health',
-          summary: 'The process answers',
-          security: [],
-          responses: {
-            '200': {
-              description: 'Alive.',
-              headers: headerRefs(...COMMON),
-              content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ok' } } } } },
-            },
-            '405': API_ERRORS['405'],
-          },
-        },
-      },
-      '/readyz': {
-        get: {
-          tags: ['operations'],
-          operationId: 'ready',
-          summary: 'The database answers and the solver pool is ready',
-          security: [],
-          responses: {
-            '200': {
-              description: 'Ready.',
-              headers: headerRefs(...COMMON),
-              content: {
-                'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ready' }, checks: { type: 'object' } } } },
-              },
-            },
-            '405': API_ERRORS['405'],
-            '503': problemResponse(['overloaded'], ['Retry-After']),
-          },
-        },
-      },
-      '/metrics': {
-        get: {
-          tags: ['operations'],
-          operationId: 'metrics',
-          summary: 'Prometheus metrics',
-          security: [],
-          responses: {
-            '200': {
-              description: 'Prometheus text exposition format.',
-              headers: headerRefs(...COMMON),
-              content: { 'text/plain': { schema: { type: 'string' } } },
-            },
-            '405': API_ERRORS['405'],
-          },
+        responses: {
+          '200': scheduleOk,
+          '400': problemResponse(['invalid-csv', 'invalid-multipart', 'invalid-request']),
+          '413': problemResponse(['payload-too-large']),
+          '415': problemResponse(['unsupported-media-type']),
+          ...API_ERRORS,
         },
       },
     },
-    components: {
-      securitySchemes: {
-        bearerKey: {
-          type: 'http',
-          scheme: 'bearer',
-          bearerFormat: '<user_id>.<signature>',
-          description: 'A key issued by the operator (volunteer-scheduler keys issue). Only read from the Authorization header.',
+    '/api/validate': {
+      post: {
+        tags: ['scheduling'],
+        operationId: 'validate',
+        summary: 'Check a request without scheduling',
+        requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
+        responses: {
+          '200': {
+            description: 'Every error and warning of the payload (200 whenever the body is JSON).',
+            headers: headerRefs(...LIMITED),
+            content: { 'application/json': { schema: ref('validation-result.json') } },
+          },
+          '400': problemResponse(['invalid-json', 'invalid-encoding']),
+          '413': problemResponse(['payload-too-large']),
+          '415': problemResponse(['unsupported-media-type']),
+          ...API_ERRORS,
         },
       },
-      headers: HEADERS,
-      schemas: {
-        ProblemType: {
-          type: 'object',
-          description: 'A problem type of the catalog.',
-          properties: {
-            slug: { type: 'string', description: 'The slug.' },
-            type: { type: 'string', description: 'The type URI.' },
-            status: { type: 'integer', description: 'The HTTP status.' },
-            title: { type: 'string', description: 'The title.' },
-            explanation: { type: 'string', description: 'When it happens and what to do.' },
+    },
+    '/api/usage': {
+      get: {
+        tags: ['account'],
+        operationId: 'usage',
+        summary: "The key's quota and recent calls",
+        parameters: [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'History entries to return.',
+            schema: { type: 'integer', minimum: 1, maximum: 1000, default: 50 },
           },
+        ],
+        responses: {
+          '200': {
+            description: 'Quota, usage and history.',
+            headers: headerRefs(...LIMITED),
+            content: { 'application/json': { schema: ref('usage-result.json') } },
+          },
+          '400': problemResponse(['invalid-request']),
+          ...API_ERRORS,
         },
       },
     },
   };
 }
+
+/** Reference pages and files, no key needed: problem types, schemas, the docs page, this document. */
+function referencePaths(): Json {
+  return {
+    '/problems': {
+      get: {
+        tags: ['reference'],
+        operationId: 'problemTypes',
+        summary: 'Every problem type',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The problem types (HTML page, or JSON when asked).',
+            headers: headerRefs(...COMMON),
+            content: {
+              'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/ProblemType' } } },
+              'text/html': { schema: { type: 'string' } },
+            },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
+    '/problems/{slug}': {
+      get: {
+        tags: ['reference'],
+        operationId: 'problemType',
+        summary: 'What a problem type means and what to do',
+        security: [],
+        parameters: [
+          { name: 'slug', in: 'path', required: true, description: 'The problem type.', schema: { type: 'string', enum: Object.keys(problemTypes) } },
+        ],
+        responses: {
+          '200': {
+            description: 'The explanation (HTML page, or JSON when asked).',
+            headers: headerRefs(...COMMON),
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemType' } }, 'text/html': { schema: { type: 'string' } } },
+          },
+          '404': problemResponse(['not-found']),
+        },
+      },
+    },
+    '/schemas/{file}': {
+      get: {
+        tags: ['reference'],
+        operationId: 'schemaFile',
+        summary: 'A JSON Schema file of the interface',
+        security: [],
+        parameters: [{ name: 'file', in: 'path', required: true, description: 'The file name, such as volunteer.json.', schema: { type: 'string' } }],
+        responses: {
+          '200': {
+            description: 'The schema, exactly as the service validates with it.',
+            headers: headerRefs(...COMMON),
+            content: { 'application/schema+json': { schema: { type: 'object' } } },
+          },
+          '404': problemResponse(['not-found']),
+        },
+      },
+    },
+    '/docs': {
+      get: {
+        tags: ['reference'],
+        operationId: 'docs',
+        summary: 'This documentation, as a page',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The HTML page (Swagger UI, served locally).',
+            headers: headerRefs(...COMMON),
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        tags: ['reference'],
+        operationId: 'openapi',
+        summary: 'This document',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document.',
+            headers: headerRefs(...COMMON),
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
+  };
+}
+
+/** Health, readiness and metrics, no key needed. */
+function operationsPaths(): Json {
+  return {
+    '/healthz': {
+      get: {
+        tags: ['operations'],
+        operationId: 'health',
+        summary: 'The process answers',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Alive.',
+            headers: headerRefs(...COMMON),
+            content: { 'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ok' } } } } },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        tags: ['operations'],
+        operationId: 'ready',
+        summary: 'The database answers and the solver pool is ready',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Ready.',
+            headers: headerRefs(...COMMON),
+            content: {
+              'application/json': { schema: { type: 'object', properties: { status: { type: 'string', const: 'ready' }, checks: { type: 'object' } } } },
+            },
+          },
+          '405': API_ERRORS['405'],
+          '503': problemResponse(['overloaded'], ['Retry-After']),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        tags: ['operations'],
+        operationId: 'metrics',
+        summary: 'Prometheus metrics',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Prometheus text exposition format.',
+            headers: headerRefs(...COMMON),
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
+  };
+}
+
+const COMPONENTS: Json = {
+  securitySchemes: {
+    bearerKey: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: '<user_id>.<signature>',
+      description: 'A key issued by the operator (volunteer-scheduler keys issue). Only read from the Authorization header.',
+    },
+  },
+  headers: HEADERS,
+  schemas: {
+    ProblemType: {
+      type: 'object',
+      description: 'A problem type of the catalog.',
+      properties: {
+        slug: { type: 'string', description: 'The slug.' },
+        type: { type: 'string', description: 'The type URI.' },
+        status: { type: 'integer', description: 'The HTTP status.' },
+        title: { type: 'string', description: 'The title.' },
+        explanation: { type: 'string', description: 'When it happens and what to do.' },
+      },
+    },
+  },
+};
