@@ -94,51 +94,18 @@ type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound'>;
 
 export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): SubproblemResult {
   const { budget } = options;
-  const now = budget.now;
-  const started = now();
+  const started = budget.now();
   const solving = budget.share(1 - EXPLAIN_SHARE);
   const augmenting = solving.share(AUGMENT_SHARE);
-  const p = prepare(sub);
-  const phases: PhaseDiagnostics[] = [];
-  const report = (x: Uint8Array, phase: PhaseName, fillBound: number): void => options.onIncumbent?.({ assignments: toAssignments(p, x), phase, fillBound });
-
-  // Construction: greedy, then ejection moves that fill more slots.
-  let t = now();
-  let x = bestGreedyFill(p);
-  const upper = coverageUpperBound(p);
-  note(phases, 'greedy', 'feasible', sum(x), upper, now() - t);
-  t = now();
-  x = greedyFill(p, improveCoverage(p, x, augmenting));
-  const filled = sum(x);
-  note(phases, 'augment', filled >= upper ? 'optimal' : 'feasible', filled, upper, now() - t);
+  const run: Run = { sub, options, p: prepare(sub), phases: [], started };
+  const report = (x: Uint8Array, phase: PhaseName, fillBound: number): void =>
+    options.onIncumbent?.({ assignments: toAssignments(run.p, x), phase, fillBound });
+  const { p, phases } = run;
+  const { x: built, filled, upper } = construct(run, augmenting);
+  let x = built;
   report(x, 'augment', upper);
 
-  const finish = (end: Ending, proven: boolean, f?: Formulation): SubproblemResult => {
-    const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
-    const diagnostics: SubproblemDiagnostics = {
-      group: sub.group,
-      explain: stats,
-      variables: f?.model.numCols ?? p.candShift.length,
-      constraints: f?.model.numRows ?? 0,
-      filled: end.filled,
-      fill_bound: end.fillBound,
-      status: status(proven),
-      phases: phases.map(roundPhase),
-      ms: now() - started,
-      ...(options.lpText && f ? { lp: f.model.toLpText(f.coverage) } : {}),
-    };
-    return {
-      group: sub.group,
-      assignments: toAssignments(p, end.x),
-      status: status(proven),
-      filled: end.filled,
-      fillBound: end.fillBound,
-      suggestions,
-      diagnostics,
-    };
-  };
-
-  if (p.candShift.length === 0) return finish({ x, filled, fillBound: upper }, true);
+  if (p.candShift.length === 0) return finish(run, { x, filled, fillBound: upper }, true);
   const maxPairs = options.maxMipPairs ?? DEFAULT_MAX_MIP_PAIRS;
   const { backend } = options;
   if (!backend || p.candShift.length > maxPairs) {
@@ -146,7 +113,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     x = improveFairness(p, x, solving);
     note(phases, 'balance', 'feasible', null, null, 0, `${why}: local search only`);
     report(x, 'balance', upper);
-    return finish({ x, filled, fillBound: upper }, false);
+    return finish(run, { x, filled, fillBound: upper }, false);
   }
 
   // The MIP levels, on a model whose fairness breakpoints are placed around the current loads.
@@ -167,7 +134,57 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     },
   };
   const proven = runLevels(state, backend);
-  return finish(state, proven, f);
+  return finish(run, state, proven, f);
+}
+
+/** One subproblem's solve: what construction, the levels and the finish share. */
+interface Run {
+  sub: Subproblem;
+  options: SubproblemOptions;
+  p: Prepared;
+  phases: PhaseDiagnostics[];
+  started: number;
+}
+
+/** Construction: greedy, then ejection moves that fill more slots (within `augmenting`). */
+function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8Array; filled: number; upper: number } {
+  const now = options.budget.now;
+  let t = now();
+  let x = bestGreedyFill(p);
+  const upper = coverageUpperBound(p);
+  note(phases, 'greedy', 'feasible', sum(x), upper, now() - t);
+  t = now();
+  x = greedyFill(p, improveCoverage(p, x, augmenting));
+  const filled = sum(x);
+  note(phases, 'augment', filled >= upper ? 'optimal' : 'feasible', filled, upper, now() - t);
+  return { x, filled, upper };
+}
+
+/** The result: the schedule, its suggestions (explained within their own share) and diagnostics. */
+function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: boolean, f?: Formulation): SubproblemResult {
+  const { budget } = options;
+  const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
+  const diagnostics: SubproblemDiagnostics = {
+    group: sub.group,
+    explain: stats,
+    variables: f?.model.numCols ?? p.candShift.length,
+    constraints: f?.model.numRows ?? 0,
+    filled: end.filled,
+    fill_bound: end.fillBound,
+    status: status(proven),
+    phases: phases.map(roundPhase),
+    ms: budget.now() - started,
+    ...(options.lpText && f ? { lp: f.model.toLpText(f.coverage) } : {}),
+  };
+  return {
+    group: sub.group,
+    assignments: toAssignments(p, end.x),
+    status: status(proven),
+    filled: end.filled,
+    fillBound: end.fillBound,
+    suggestions,
+    diagnostics,
+  };
 }
 
 /** Assignments as [volunteer request index, shift request index] for a 0/1 vector over pairs. */
