@@ -278,67 +278,27 @@ export function readCsvRequest(
   }
 }
 
+/** What reading the two files collects: bad cells and warnings, each capped. */
+interface Findings {
+  errors: CappedList<CsvError>;
+  warnings: CappedList<Warning>;
+}
+
 function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits): CsvReadResult {
-  const errors = new CappedList<CsvError>(ERRORS_PER_CODE, (e) => `${e.file}\u0000${e.column ?? ''}`);
-  const warnings = new CappedList<Warning>(WARNINGS_PER_CODE, (w) => w.code);
+  const found: Findings = {
+    errors: new CappedList<CsvError>(ERRORS_PER_CODE, (e) => `${e.file}\u0000${e.column ?? ''}`),
+    warnings: new CappedList<Warning>(WARNINGS_PER_CODE, (w) => w.code),
+  };
+  const { errors, warnings } = found;
   const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
   const sheets = {
     volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings, maxRows.volunteers),
     shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings, maxRows.shifts),
   };
-  const request: ScheduleRequest = { volunteers: [], unassigned_shifts: [] };
-
-  if (sheets.volunteers) {
-    const sheet = sheets.volunteers;
-    const col = (name: string): string => sheet.headers.get(name)!;
-    const ids = identify('volunteers', sheet, errors, warnings);
-    sheet.rows.forEach(({ row, cells }, i) => {
-      const err = (column: string, message: string): void => {
-        errors.push({ file: 'volunteers', row, column: col(column), message });
-      };
-      const name = cells.get('Name')!;
-      const group = cells.get('Group')!;
-      const hours = cells.get('Max Hours')!;
-      if (name === '') err('Name', 'Name is blank; every volunteer needs a name.');
-      if (group === '') err('Group', "Group is blank; write the volunteer's group, such as kitchen.");
-      let maxHours = 0;
-      if (hours === '') err('Max Hours', 'Max Hours is blank; write a number of hours, or 999 for unlimited.');
-      else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
-      else if (Number(hours) > MAX_HOURS) err('Max Hours', `Max Hours ${quote(hours)} is over ${MAX_HOURS.toLocaleString('en-US')}; write 999 for unlimited.`);
-      else maxHours = Number(hours);
-      request.volunteers.push({ id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours });
-    });
-  }
-
-  if (sheets.shifts) {
-    const sheet = sheets.shifts;
-    const col = (name: string): string => sheet.headers.get(name)!;
-    const ids = identify('shifts', sheet, errors, warnings);
-    sheet.rows.forEach(({ row, cells }, i) => {
-      const err = (column: string, message: string): void => {
-        errors.push({ file: 'shifts', row, column: col(column), message });
-      };
-      if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
-      const start = readWallClock('Start', cells.get('Start')!, zone);
-      const end = readWallClock('End', cells.get('End')!, zone);
-      if ('error' in start) err('Start', start.error);
-      if ('error' in end) err('End', end.error);
-      if ('ms' in start && 'ms' in end && end.ms <= start.ms) {
-        err(
-          'End',
-          `End ${quote(cells.get('End')!)} is not after Start ${quote(cells.get('Start')!)}; a shift that ends after midnight ends on the next day's date.`,
-        );
-      }
-      const groups = readGroups(cells.get('Groups')!);
-      if ('error' in groups) err('Groups', groups.error);
-      request.unassigned_shifts.push({
-        id: ids[i]!,
-        start: 'ms' in start ? iso(start.ms) : '',
-        end: 'ms' in end ? iso(end.ms) : '',
-        required_groups: 'groups' in groups ? groups.groups : {},
-      });
-    });
-  }
+  const request: ScheduleRequest = {
+    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, found) : [],
+    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, zone, found) : [],
+  };
   if (errors.length > 0) {
     const more = errors.overflow((key, n): CsvError => {
       const [file, column] = key.split('\u0000') as [CsvFile, string];
@@ -352,4 +312,56 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   }
   const more = warnings.overflow((code, n): Warning => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, n) }));
   return { ok: true, request, warnings: [...warnings.list(), ...more] };
+}
+
+/** The volunteers of the volunteers file; each bad cell goes to the findings. */
+function volunteerRows(sheet: Sheet, { errors, warnings }: Findings): ScheduleRequest['volunteers'] {
+  const col = (name: string): string => sheet.headers.get(name)!;
+  const ids = identify('volunteers', sheet, errors, warnings);
+  return sheet.rows.map(({ row, cells }, i) => {
+    const err = (column: string, message: string): void => {
+      errors.push({ file: 'volunteers', row, column: col(column), message });
+    };
+    const name = cells.get('Name')!;
+    const group = cells.get('Group')!;
+    const hours = cells.get('Max Hours')!;
+    if (name === '') err('Name', 'Name is blank; every volunteer needs a name.');
+    if (group === '') err('Group', "Group is blank; write the volunteer's group, such as kitchen.");
+    let maxHours = 0;
+    if (hours === '') err('Max Hours', 'Max Hours is blank; write a number of hours, or 999 for unlimited.');
+    else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
+    else if (Number(hours) > MAX_HOURS) err('Max Hours', `Max Hours ${quote(hours)} is over ${MAX_HOURS.toLocaleString('en-US')}; write 999 for unlimited.`);
+    else maxHours = Number(hours);
+    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours };
+  });
+}
+
+/** The shifts of the shifts file, Start and End read in `zone`; each bad cell goes to the findings. */
+function shiftRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): ScheduleRequest['unassigned_shifts'] {
+  const col = (name: string): string => sheet.headers.get(name)!;
+  const ids = identify('shifts', sheet, errors, warnings);
+  return sheet.rows.map(({ row, cells }, i) => {
+    const err = (column: string, message: string): void => {
+      errors.push({ file: 'shifts', row, column: col(column), message });
+    };
+    if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
+    const start = readWallClock('Start', cells.get('Start')!, zone);
+    const end = readWallClock('End', cells.get('End')!, zone);
+    if ('error' in start) err('Start', start.error);
+    if ('error' in end) err('End', end.error);
+    if ('ms' in start && 'ms' in end && end.ms <= start.ms) {
+      err(
+        'End',
+        `End ${quote(cells.get('End')!)} is not after Start ${quote(cells.get('Start')!)}; a shift that ends after midnight ends on the next day's date.`,
+      );
+    }
+    const groups = readGroups(cells.get('Groups')!);
+    if ('error' in groups) err('Groups', groups.error);
+    return {
+      id: ids[i]!,
+      start: 'ms' in start ? iso(start.ms) : '',
+      end: 'ms' in end ? iso(end.ms) : '',
+      required_groups: 'groups' in groups ? groups.groups : {},
+    };
+  });
 }
