@@ -16,6 +16,8 @@ export interface ScheduleState {
   volunteerShifts: number[][];
   lockedPairs: Set<string>;
   hours: number[];
+  /** The volunteers of each group (explanations ask per short slot). */
+  members: ReadonlyMap<string, Problem['volunteers']>;
 }
 
 export const pairKey = (volunteer: number, shift: number): string => `${volunteer}:${shift}`;
@@ -77,22 +79,6 @@ function describe(state: ScheduleState, s: number, b: Blocked): { detail: Detail
   };
 }
 
-/** The volunteers of each group, computed once per problem (explanations ask per short slot). */
-const membersCache = new WeakMap<Problem, Map<string, Problem['volunteers']>>();
-function membersOf(problem: Problem, group: string): Problem['volunteers'] {
-  let byGroup = membersCache.get(problem);
-  if (!byGroup) {
-    byGroup = new Map();
-    for (const v of problem.volunteers) {
-      const list = byGroup.get(v.group);
-      if (list) list.push(v);
-      else byGroup.set(v.group, [v]);
-    }
-    membersCache.set(problem, byGroup);
-  }
-  return byGroup.get(group) ?? [];
-}
-
 /** Relevance: closest to fitting first (least extra hours needed), then request order. */
 function relevance(state: ScheduleState, s: number, b: Blocked): number {
   if (b.rule !== 'max_hours') return b.rule === 'overlap' ? 1e6 : 2e6;
@@ -123,7 +109,7 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   const { problem } = state;
   const shift = problem.shifts[s]!;
   const missing = required - assigned;
-  const members = membersOf(problem, group);
+  const members = state.members.get(group) ?? [];
   const conflict = (reasons: string[], details: Detail[]): Conflict => ({
     shift_id: shift.id,
     group,

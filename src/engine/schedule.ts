@@ -169,7 +169,13 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     for (const entry of r.suggestions) suggested.set(`${entry.shift}\u0000${r.group}`, entry.items);
   }
   const hours = volunteerShifts.map((list) => list.reduce((t, s) => t + shifts[s]!.hours, 0));
-  const state: ScheduleState = { problem, shiftVolunteers, volunteerShifts, lockedPairs, hours };
+  const members = new Map<string, Problem['volunteers']>();
+  for (const v of volunteers) {
+    const list = members.get(v.group);
+    if (list) list.push(v);
+    else members.set(v.group, [v]);
+  }
+  const state: ScheduleState = { problem, shiftVolunteers, volunteerShifts, lockedPairs, hours, members };
 
   const assigned = new Map<string, string[]>();
   const unfilled: string[] = [];

@@ -27,6 +27,7 @@ import type { PoolStats } from '../engine/pool/solver-pool.js';
 import { problemResponder } from './middleware/problem-responder.js';
 import { requestContext } from './middleware/request-context.js';
 import { ProblemError } from '../service/problems.js';
+import { clip } from '../input/entry-caps.js';
 import { problemRoutes } from './routes/problems.js';
 import { scheduleRoutes } from './routes/schedule.js';
 import { scheduleCsvRoutes } from './routes/schedule-csv.js';
@@ -63,7 +64,7 @@ const emptyStatus: Middleware = async (ctx, next) => {
   await next();
   if (ctx.body != null) return;
   if (ctx.status === 404) {
-    const path = ctx.path.length > 80 ? `${ctx.path.slice(0, 80)}...` : ctx.path;
+    const path = clip(ctx.path, 80);
     let lower = ctx.path.toLowerCase();
     while (lower.endsWith('/')) lower = lower.slice(0, -1);
     const exact = API_PATHS.find((p) => p === lower);

@@ -82,7 +82,6 @@ export function httpServer(callback: RequestListener, http: Config['http']): Ser
     },
     callback,
   );
-  server.keepAliveTimeout = http.keepAliveTimeoutS * 1000;
   server.maxConnections = http.maxConnections;
   return server;
 }

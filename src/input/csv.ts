@@ -6,7 +6,7 @@
 import { TZDate } from '@date-fns/tz';
 import { parse } from 'csv-parse/sync';
 import type { CsvError, ScheduleRequest, Warning } from '../types/schema-types.js';
-import { CappedList, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
+import { CappedList, clip, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
 
 export type CsvFile = 'volunteers' | 'shifts';
@@ -60,7 +60,7 @@ function listHeaders(header: string[]): string {
 }
 
 const normalizeHeader = (h: string): string => h.trim().replace(/\s+/g, ' ').toLowerCase();
-const quote = (s: string): string => `'${s.length > 60 ? `${s.slice(0, 60)}...` : s}'`;
+const quote = (s: string): string => `'${clip(s)}'`;
 
 /** True when `zone` is an IANA time zone this runtime knows. */
 export function isTimeZone(zone: string): boolean {

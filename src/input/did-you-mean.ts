@@ -32,8 +32,9 @@ export function boundedDistance(a: string, b: string, max: number, budget: HintB
   for (let i = 1; i <= a.length; i++) {
     const from = Math.max(1, i - max);
     const to = Math.min(b.length, i + max);
-    cur.fill(big);
+    // Only the band is computed; the cells just outside it are the ones the next row reads.
     cur[0] = i <= max ? i : big;
+    if (from > 1) cur[from - 1] = big;
     let rowMin = cur[0];
     for (let j = from; j <= to; j++) {
       const substitute = prev[j - 1]! + (a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1);
@@ -41,6 +42,7 @@ export function boundedDistance(a: string, b: string, max: number, budget: HintB
       cur[j] = value;
       if (value < rowMin) rowMin = value;
     }
+    if (to < b.length) cur[to + 1] = big;
     if (rowMin > max) return big;
     [prev, cur] = [cur, prev];
   }

@@ -14,6 +14,11 @@ export const TRUNCATED_CODE = 'entries_truncated';
 /** Characters of a name or value quoted in a message before it is clipped. */
 export const MAX_ECHO_LENGTH = 60;
 
+/** The text, or its first `max` characters and '...' when it is longer. */
+export function clip(text: string, max: number = MAX_ECHO_LENGTH): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
+}
+
 /** 'name', or 'first 60 characters...' (N characters) for a long one. */
 export function quoteName(name: string): string {
   if (name.length <= MAX_ECHO_LENGTH) return `'${name}'`;

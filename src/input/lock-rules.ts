@@ -41,7 +41,10 @@ function groupRuleWarnings(problem: Problem, out: CappedEntries<Warning>): void 
   const { volunteers, shifts, locks } = problem;
   const total = new Map<string, number>();
   const keyOf = (lock: Lock): string => `${lock.shift}\u0000${volunteers[lock.volunteer]!.group}`;
-  for (const lock of locks) total.set(keyOf(lock), (total.get(keyOf(lock)) ?? 0) + 1);
+  for (const lock of locks) {
+    const key = keyOf(lock);
+    total.set(key, (total.get(key) ?? 0) + 1);
+  }
   const lockedCount = new Map<string, number>();
   for (const lock of locks) {
     const v = volunteers[lock.volunteer]!;

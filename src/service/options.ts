@@ -7,6 +7,7 @@ import type { Config } from '../config/config.js';
 import type { BackendName } from '../engine/backends/backend.js';
 import type { JsonSchema, SchemaRegistry } from '../input/schema-registry.js';
 import type { FieldError, Warning } from '../types/schema-types.js';
+import { clip } from '../input/entry-caps.js';
 import { ProblemError } from './problems.js';
 import type { ScheduleCall } from './schedule-service.js';
 
@@ -46,8 +47,6 @@ function optionMessage(name: string, text: string): string {
       return `is not known; ${HINT}`;
   }
 }
-
-const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 60)}...` : text);
 
 /** Reads the options of a scheduling call; throws 400 invalid-request listing every problem. */
 export function parseScheduleOptions(

@@ -210,15 +210,7 @@ export class KeyStore {
   }
 }
 
-function toRecord(row: {
-  user_id: string;
-  name: string;
-  description: string;
-  nonce: string;
-  quota: number;
-  created_at: string;
-  revoked_at: string | null;
-}): KeyRecord {
+function toRecord(row: Schema['api_keys']): KeyRecord {
   return {
     userId: row.user_id,
     name: row.name,

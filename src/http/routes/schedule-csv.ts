@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Config } from '../../config/config.js';
 import type { Scheduler } from '../../engine/scheduler.js';
 import type { CsvFile } from '../../input/csv.js';
+import { clip } from '../../input/entry-caps.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { schedulePrepared } from '../../service/schedule-service.js';
 import type { InputPreparer } from '../../service/input-preparer.js';
@@ -96,7 +97,7 @@ async function receive(ctx: Context, dir: string, maxBytes: number): Promise<voi
 
 /** Part names for a message: clipped, at most five. */
 function listParts(names: string[]): string {
-  const shown = names.slice(0, 5).map((n) => `'${n.length > 40 ? `${n.slice(0, 40)}...` : n}'`);
+  const shown = names.slice(0, 5).map((n) => `'${clip(n, 40)}'`);
   return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
 }
 
