@@ -16,16 +16,18 @@ const MAY_IMPORT: Record<string, string[]> = {
   auth: [],
   logging: ['config'],
   input: ['types', 'package-root.ts'],
-  engine: ['input', 'types'],
+  rules: ['input', 'types'],
+  engine: ['input', 'rules', 'types'],
   store: [],
-  service: ['config', 'engine', 'input', 'types', 'package-root.ts'],
-  http: ['auth', 'config', 'engine', 'input', 'logging', 'service', 'store', 'types', 'package-root.ts'],
-  cli: ['auth', 'config', 'engine', 'http', 'input', 'logging', 'service', 'store', 'types', 'package-root.ts'],
+  service: ['config', 'engine', 'input', 'rules', 'types', 'package-root.ts'],
+  http: ['auth', 'config', 'engine', 'input', 'logging', 'rules', 'service', 'store', 'types', 'package-root.ts'],
+  cli: ['auth', 'config', 'engine', 'http', 'input', 'logging', 'rules', 'service', 'store', 'types', 'package-root.ts'],
 };
 
 /** npm packages a layer must not use: the HTTP framework and the database drivers stay in their layers. */
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   input: /^(koa|@koa\/|koa-|pg$|better-sqlite3|kysely)/,
+  rules: /^(koa|@koa\/|koa-|pg$|better-sqlite3|kysely)/,
   engine: /^(koa|@koa\/|koa-|pg$|better-sqlite3|kysely)/,
   service: /^(koa|@koa\/|koa-|pg$|better-sqlite3|kysely)/,
   store: /^(koa|@koa\/|koa-)/,

@@ -6,6 +6,7 @@ import type { Problem } from '../input/problem.js';
 import type { BackendName } from './backends/backend.js';
 import { spentBudget, subproblemSlice, type Budget } from './budget.js';
 import { explainShortfall, pairKey, type ScheduleState } from './explain.js';
+import { isoUtc } from '../input/format.js';
 import { fairnessScore } from './fairness.js';
 import { ProgressTracker, type SolveProgress } from './progress.js';
 import { DEFAULT_MAX_MIP_PAIRS, solveSubproblem, type SubproblemDiagnostics, type SubproblemResult } from './solve-subproblem.js';
@@ -198,6 +199,19 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     }
     if (short) unfilled.push(s.id);
   }
+  const roster: ScheduleResult['roster'] = [];
+  const lockGroup = new Map(problem.locks.map((l) => [pairKey(l.volunteer, l.shift), l.group]));
+  const groupOf = new Map<string, string>();
+  for (const r of results) for (const [v, s] of r.assignments) groupOf.set(pairKey(v, s), r.group);
+  for (const s of shifts) {
+    const start = isoUtc(s.start);
+    const end = isoUtc(s.end);
+    for (const v of [...shiftVolunteers[s.index]!].sort((a, b) => a - b)) {
+      const key = pairKey(v, s.index);
+      const locked = lockedPairs.has(key);
+      roster.push({ shift_id: s.id, group: locked ? lockGroup.get(key)! : groupOf.get(key)!, volunteer_id: volunteers[v]!.id, locked, start, end });
+    }
+  }
   const summaries = new Map<string, { assigned_hours: number; assigned_shifts: string[] }>();
   for (const v of volunteers) {
     const chrono = [...volunteerShifts[v.index]!].sort((a, b) => shifts[a]!.start - shifts[b]!.start || shifts[a]!.end - shifts[b]!.end || a - b);
@@ -210,5 +224,6 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     conflicts,
     volunteers: summaries,
     warnings,
+    roster,
   };
 }

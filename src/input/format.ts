@@ -17,3 +17,8 @@ export function formatWindow(start: number, end: number): string {
   const b = isoMinute(end);
   return a.day === b.day ? `${a.day} ${a.time}-${b.time} UTC` : `${a.day} ${a.time} - ${b.day} ${b.time} UTC`;
 }
+
+/** An instant as the contract writes UTC date-times: 2026-06-06T08:00:00Z (milliseconds only when not zero). */
+export function isoUtc(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}

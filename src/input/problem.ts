@@ -1,6 +1,7 @@
 // The normalized scheduling problem: what both the JSON and the CSV inputs become, and the only
 // input the engine sees. Times are epoch milliseconds, caps are numbers (Infinity for 999),
 // and everything keeps its request order, which the engine uses as its final tie-break.
+import { TZDate } from '@date-fns/tz';
 import type { ScheduleRequest } from '../types/schema-types.js';
 import { parseUtcDateTime } from './utc-datetime.js';
 
@@ -11,16 +12,33 @@ export const MAX_HOURS = 100_000;
 /** The largest headcount one shift may ask of one group (the schema's maximum). */
 export const MAX_HEADCOUNT = 100_000;
 
+/** A time window in epoch milliseconds, half-open: [start, end). */
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
 export interface Volunteer {
   index: number;
   id: string;
   /** Display name; the id where the request gave none. */
   name: string;
+  /** The volunteer's own group. */
   group: string;
+  /** Every group the volunteer can fill: `group` first, then additional_groups (duplicates of `group` dropped). */
+  groups: readonly string[];
   /** max_hours as given (999 kept as 999). */
   maxHours: number;
   /** The cap the engine enforces: Infinity for 999. */
   capHours: number;
+  /** The union of the available windows, merged and sorted; null when the volunteer gave none (always available). */
+  available: readonly TimeWindow[] | null;
+  /** Unavailable windows as given, sorted by start (not merged, so explanations can quote each). */
+  unavailable: readonly TimeWindow[];
+  /** Least rest between two of the volunteer's shifts, in hours (0: only overlaps conflict). */
+  restHours: number;
+  /** Most shifts starting on one calendar day of the rules' time zone; Infinity for no limit. */
+  maxShiftsPerDay: number;
 }
 
 export interface Shift {
@@ -31,13 +49,32 @@ export interface Shift {
   hours: number;
   /** Group to headcount, in the request's key order; headcounts of 0 included. */
   required: ReadonlyMap<string, number>;
+  /** 1 (default) to 5: coverage is maximized class by class, highest first. */
+  priority: number;
+  /** The calendar day the shift starts on, in the rules' time zone, as days since 1970-01-01. */
+  day: number;
 }
 
 export interface Lock {
   shift: number;
   volunteer: number;
+  /**
+   * The group whose slot the lock fills: of the volunteer's groups the shift requires, the first
+   * (in the volunteer's order) that still has room after the locks listed before; the first one
+   * required when none has room; null when the shift requires none of them.
+   */
+  group: string | null;
   /** Index in current_assignments of the first listing of the pair. */
   requestIndex: number;
+}
+
+export interface Rules {
+  /** rules.min_rest_hours (default 0). */
+  minRestHours: number;
+  /** rules.max_shifts_per_day (Infinity when absent). */
+  maxShiftsPerDay: number;
+  /** The IANA zone whose calendar days max_shifts_per_day counts (default UTC). */
+  timezone: string;
 }
 
 export interface Problem {
@@ -47,9 +84,36 @@ export interface Problem {
   locks: Lock[];
   /** Indexes in current_assignments of pairs listed again (kept once). */
   duplicateLocks: Array<{ requestIndex: number; firstIndex: number }>;
+  rules: Rules;
 }
 
 export const MS_PER_HOUR = 3_600_000;
+export const MS_PER_DAY = 86_400_000;
+export const DEFAULT_PRIORITY = 1;
+
+/** The calendar day of an instant in `zone`, as days since 1970-01-01 (UTC when zone is UTC). */
+export function calendarDay(ms: number, zone: string): number {
+  if (zone === 'UTC') return Math.floor(ms / MS_PER_DAY);
+  const local = new TZDate(ms, zone);
+  return Math.round(Date.UTC(local.getFullYear(), local.getMonth(), local.getDate()) / MS_PER_DAY);
+}
+
+/** A calendar day (days since 1970-01-01) as YYYY-MM-DD. */
+export function dayLabel(day: number): string {
+  return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+}
+
+/** Windows sorted by start with overlapping or touching ones joined: their union. */
+export function mergeWindows(windows: readonly TimeWindow[]): TimeWindow[] {
+  const sorted = [...windows].sort((a, b) => a.start - b.start || a.end - b.end);
+  const out: TimeWindow[] = [];
+  for (const w of sorted) {
+    const last = out[out.length - 1];
+    if (last && w.start <= last.end) last.end = Math.max(last.end, w.end);
+    else out.push({ start: w.start, end: w.end });
+  }
+  return out;
+}
 
 /** Two windows overlap when each starts before the other ends; touching (end == start) is fine. */
 export function overlaps(a: Pick<Shift, 'start' | 'end'>, b: Pick<Shift, 'start' | 'end'>): boolean {
@@ -65,34 +129,52 @@ export function displayName(v: Pick<Volunteer, 'id' | 'name'>): string {
  * throws on input that validation would have rejected.
  */
 export function normalizeRequest(request: ScheduleRequest): Problem {
+  const rules: Rules = {
+    minRestHours: request.rules?.min_rest_hours ?? 0,
+    maxShiftsPerDay: request.rules?.max_shifts_per_day ?? Infinity,
+    timezone: request.rules?.timezone ?? 'UTC',
+  };
   const volunteers: Volunteer[] = request.volunteers.map((v, index) => ({
     index,
     id: v.id,
     name: typeof v.name === 'string' && v.name.trim() !== '' ? v.name : v.id,
     group: v.group,
+    groups: [...new Set([v.group, ...(v.additional_groups ?? [])])],
     maxHours: v.max_hours,
     capHours: v.max_hours === UNLIMITED_HOURS ? Infinity : v.max_hours,
+    available: v.available ? mergeWindows(v.available.map((w, i) => window(w, `volunteer ${index} available ${i}`))) : null,
+    unavailable: (v.unavailable ?? []).map((w, i) => window(w, `volunteer ${index} unavailable ${i}`)).sort((a, b) => a.start - b.start || a.end - b.end),
+    restHours: v.min_rest_hours ?? rules.minRestHours,
+    maxShiftsPerDay: v.max_shifts_per_day ?? rules.maxShiftsPerDay,
   }));
   const shifts: Shift[] = request.unassigned_shifts.map((s, index) => {
-    const start = parseUtcDateTime('start', s.start);
-    const end = parseUtcDateTime('end', s.end);
-    if (!start.ok || !end.ok) throw new Error(`shift ${index} has an invalid start or end; validate first`);
+    const { start, end } = window(s, `shift ${index}`);
     return {
       index,
       id: s.id,
-      start: start.ms,
-      end: end.ms,
-      hours: (end.ms - start.ms) / MS_PER_HOUR,
+      start,
+      end,
+      hours: (end - start) / MS_PER_HOUR,
       required: new Map(Object.entries(s.required_groups)),
+      priority: s.priority ?? DEFAULT_PRIORITY,
+      day: calendarDay(start, rules.timezone),
     };
   });
-  return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts) };
+  return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), rules };
+}
+
+function window(w: { start: string; end: string }, what: string): TimeWindow {
+  const start = parseUtcDateTime('start', w.start);
+  const end = parseUtcDateTime('end', w.end);
+  if (!start.ok || !end.ok) throw new Error(`${what} has an invalid start or end; validate first`);
+  return { start: start.ms, end: end.ms };
 }
 
 function resolveLocks(request: ScheduleRequest, volunteers: Volunteer[], shifts: Shift[]): Pick<Problem, 'locks' | 'duplicateLocks'> {
   const shiftById = new Map(shifts.map((s) => [s.id, s.index]));
   const volunteerById = new Map(volunteers.map((v) => [v.id, v.index]));
   const firstIndex = new Map<string, number>();
+  const lockedInto = new Map<string, number>();
   const locks: Lock[] = [];
   const duplicateLocks: Problem['duplicateLocks'] = [];
   (request.current_assignments ?? []).forEach((a, requestIndex) => {
@@ -106,7 +188,15 @@ function resolveLocks(request: ScheduleRequest, volunteers: Volunteer[], shifts:
       return;
     }
     firstIndex.set(key, requestIndex);
-    locks.push({ shift, volunteer, requestIndex });
+    const group = lockGroup(volunteers[volunteer]!, shifts[shift]!, lockedInto);
+    if (group !== null) lockedInto.set(`${shift}\u0000${group}`, (lockedInto.get(`${shift}\u0000${group}`) ?? 0) + 1);
+    locks.push({ shift, volunteer, group, requestIndex });
   });
   return { locks, duplicateLocks };
+}
+
+/** See Lock.group. `lockedInto` counts the locks placed so far per (shift, group). */
+function lockGroup(v: Volunteer, s: Shift, lockedInto: ReadonlyMap<string, number>): string | null {
+  const required = v.groups.filter((g) => (s.required.get(g) ?? 0) > 0);
+  return required.find((g) => (lockedInto.get(`${s.index}\u0000${g}`) ?? 0) < s.required.get(g)!) ?? required[0] ?? null;
 }

@@ -4,7 +4,6 @@
 // reject with the same entries.
 import type { FieldError, ScheduleRequest, ValidationResult, Warning } from '../types/schema-types.js';
 import { comparePointers, toPointer } from './json-pointer.js';
-import { lockWarnings } from './lock-rules.js';
 import { NameSuggester, newHintBudget } from './did-you-mean.js';
 import { CappedEntries, ERRORS_PER_CODE, quoteName, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { normalizeRequest, type Problem } from './problem.js';
@@ -350,18 +349,28 @@ function schemaErrors(body: Obj, registry: SchemaRegistry): ErrorObject[] {
   return errors;
 }
 
+/**
+ * Warnings only the normalized problem can tell (locked assignments that break a rule): the
+ * rules layer writes them (src/rules), so validation takes them as a function.
+ */
+export type ProblemWarnings = (problem: Problem, out: CappedEntries<Warning>) => void;
+
 const byPointer = <T extends { pointer?: string }>(a: T, b: T): number => comparePointers(a.pointer ?? '', b.pointer ?? '');
 
 /** Validates a parsed JSON body: every error and warning at once. */
-export function validateScheduleRequest(body: Json, registry: SchemaRegistry): ValidationResult {
-  return checkScheduleRequest(body, registry).result;
+export function validateScheduleRequest(body: Json, registry: SchemaRegistry, problemWarnings: ProblemWarnings): ValidationResult {
+  return checkScheduleRequest(body, registry, problemWarnings).result;
 }
 
 /**
  * The validation result and, when the request is valid, the normalized problem it built on the
  * way (for the lock warnings), so scheduling does not normalize the request a second time.
  */
-export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { result: ValidationResult; problem?: Problem; errorCount: number } {
+export function checkScheduleRequest(
+  body: Json,
+  registry: SchemaRegistry,
+  problemWarnings: ProblemWarnings,
+): { result: ValidationResult; problem?: Problem; errorCount: number } {
   const out = new Findings();
   if (!isObject(body)) {
     out.error('', 'invalid_type', `the request body must be ${EXPECTED.request}, not ${describe(body)}.`);
@@ -383,7 +392,7 @@ export function checkScheduleRequest(body: Json, registry: SchemaRegistry): { re
 
   const valid = out.errors.total === 0;
   const problem = valid ? normalizeRequest(body as ScheduleRequest) : undefined;
-  if (problem) lockWarnings(problem, out.warnings);
+  if (problem) problemWarnings(problem, out.warnings);
 
   // One entry per pointer and code: ajv can report the same fault twice through $ref.
   const seen = new Set<string>();

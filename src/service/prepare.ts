@@ -8,6 +8,7 @@ import { isTimeZone, readCsvRequest } from '../input/csv.js';
 import type { Problem } from '../input/problem.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
 import { checkScheduleRequest } from '../input/validate-request.js';
+import { lockWarnings } from '../rules/lock-warnings.js';
 import type { Limits } from '../config/config.js';
 import type { ValidationResult, Warning } from '../types/schema-types.js';
 import { enforceCountLimits, enforcePairLimit } from './limits.js';
@@ -55,7 +56,7 @@ export function validateJsonBody(bytes: Uint8Array, context: PrepareContext): Va
 /** Every error and warning of a parsed request (the CLI's validate command reads its file itself). */
 export function validateRequest(body: unknown, context: PrepareContext): ValidationResult {
   enforceCountLimits(body, context.limits);
-  return checkScheduleRequest(body, context.schemas).result;
+  return checkScheduleRequest(body, context.schemas, lockWarnings).result;
 }
 
 /** POST /api/schedule: the engine's problem from a JSON body, or the 400/413 it deserves. */
@@ -67,7 +68,7 @@ export function prepareJsonBody(bytes: Uint8Array, context: PrepareContext): Pre
 /** The engine's problem from a parsed request: limits, validation, normalization. */
 export function prepareRequest(body: unknown, warnings: Warning[], context: PrepareContext, started = performance.now()): PreparedProblem {
   enforceCountLimits(body, context.limits);
-  const { result, problem, errorCount } = checkScheduleRequest(body, context.schemas);
+  const { result, problem, errorCount } = checkScheduleRequest(body, context.schemas, lockWarnings);
   if (!result.valid || !problem) throw invalidRequest(result.errors, result.warnings, errorCount);
   enforcePairLimit(problem, context.limits);
   return { problem, warnings: [...warnings, ...result.warnings], parseMs: performance.now() - started };

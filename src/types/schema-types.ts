@@ -45,7 +45,7 @@ export interface Conflict {
 
 export interface Detail {
   /**
-   * no_group_members: nobody is in the group; group_too_small: every volunteer of the group is already in the shift; max_hours: the volunteer has too few hours left; overlap: the volunteer is in an overlapping shift; locked_overlap: the volunteer is locked into an overlapping shift; summary: counts of volunteers kept out by each rule beyond the ones named; time_limit: volunteers who could still take the shift when the solve stopped at its time limit.
+   * no_group_members: nobody is in the group; group_too_small: every volunteer of the group is already in the shift; max_hours: the volunteer has too few hours left; overlap: the volunteer is in an overlapping shift; locked_overlap: the volunteer is locked into an overlapping shift; higher_priority: the volunteer is in an overlapping shift of higher priority; rest: the volunteer is in a shift (shift_id) too close for their rest (min_rest_hours); max_shifts_per_day: the volunteer already has max_shifts_per_day shifts starting that day (day, count); unavailable: the shift lies outside the volunteer's available windows or overlaps an unavailable one; other_group: the volunteer is in this shift already, filling a slot of another group (filling_group); summary: counts of volunteers kept out by each rule beyond the ones named; time_limit: volunteers who could still take the shift when the solve stopped at its time limit.
    */
   code:
     | 'no_group_members'
@@ -54,13 +54,18 @@ export interface Detail {
     | 'overlap'
     | 'locked_overlap'
     | 'summary'
-    | 'time_limit';
+    | 'time_limit'
+    | 'unavailable'
+    | 'rest'
+    | 'max_shifts_per_day'
+    | 'higher_priority'
+    | 'other_group';
   /**
    * The volunteer the reason is about.
    */
   volunteer_id?: string;
   /**
-   * For overlap and locked_overlap: the overlapping shift the volunteer is in.
+   * For overlap, locked_overlap, higher_priority and rest: the shift the volunteer is in that keeps them out.
    */
   shift_id?: string;
   /**
@@ -85,6 +90,50 @@ export interface Detail {
    * For group_too_small: volunteers in the group; for time_limit: volunteers who could still take the shift.
    */
   count?: number;
+  /**
+   * For rest: whether the volunteer is locked into shift_id.
+   */
+  locked?: boolean;
+  /**
+   * For rest: the rest the volunteer needs, in hours.
+   */
+  min_rest_hours?: number;
+  /**
+   * For rest: the rest the short shift would leave between it and shift_id, in hours (less than min_rest_hours).
+   */
+  rest_hours?: number;
+  /**
+   * For higher_priority: the priority of shift_id.
+   */
+  priority?: number;
+  /**
+   * For max_shifts_per_day: the calendar day (YYYY-MM-DD in the rules time zone) the short shift starts on.
+   */
+  day?: string;
+  /**
+   * For max_shifts_per_day: the volunteer's limit.
+   */
+  max_shifts_per_day?: number;
+  window?: Window;
+  /**
+   * For other_group: the group whose slot the volunteer fills in this shift.
+   */
+  filling_group?: string;
+  [k: string]: unknown;
+}
+/**
+ * For unavailable: the volunteer's window that excludes the shift (an unavailable window it overlaps); absent when the shift lies outside every available window.
+ */
+
+export interface Window {
+  /**
+   * Start of the window (UTC, Z suffix).
+   */
+  start: string;
+  /**
+   * End of the window (UTC, Z suffix); strictly after start.
+   */
+  end: string;
   [k: string]: unknown;
 }
 /**
@@ -93,11 +142,18 @@ export interface Detail {
 
 export interface Suggestion {
   /**
-   * raise_max_hours: raise volunteer_id's max_hours to max_hours; add_volunteers: add count volunteers to group; remove_lock: lift the locked assignment of volunteer_id to shift_id.
+   * raise_max_hours: raise volunteer_id's max_hours to max_hours; add_volunteers: add count volunteers to group; remove_lock: lift the locked assignment of volunteer_id to shift_id; extend_availability: make volunteer_id available during window; reduce_rest: lower volunteer_id's min_rest_hours to min_rest_hours; raise_max_shifts_per_day: raise volunteer_id's max_shifts_per_day to max_shifts_per_day; add_group: let volunteer_id (of another group, free then) also fill group.
    */
-  code: 'raise_max_hours' | 'add_volunteers' | 'remove_lock';
+  code:
+    | 'raise_max_hours'
+    | 'add_volunteers'
+    | 'remove_lock'
+    | 'extend_availability'
+    | 'reduce_rest'
+    | 'raise_max_shifts_per_day'
+    | 'add_group';
   /**
-   * The volunteer whose max_hours or lock would change.
+   * The volunteer whose max_hours, lock, availability, rest, daily limit or groups would change.
    */
   volunteer_id?: string;
   /**
@@ -105,7 +161,7 @@ export interface Suggestion {
    */
   max_hours?: number;
   /**
-   * For add_volunteers: the group to add to.
+   * For add_volunteers: the group to add to; for add_group: the group volunteer_id would also fill.
    */
   group?: string;
   /**
@@ -134,6 +190,30 @@ export interface Suggestion {
     volunteer_id: string;
     [k: string]: unknown;
   };
+  window?: Window1;
+  /**
+   * For reduce_rest: the largest min_rest_hours that lets the volunteer take the shift.
+   */
+  min_rest_hours?: number;
+  /**
+   * For raise_max_shifts_per_day: the least max_shifts_per_day that works.
+   */
+  max_shifts_per_day?: number;
+  [k: string]: unknown;
+}
+/**
+ * For extend_availability: the window the volunteer would need to be available in (the shift's own window).
+ */
+
+export interface Window1 {
+  /**
+   * Start of the window (UTC, Z suffix).
+   */
+  start: string;
+  /**
+   * End of the window (UTC, Z suffix); strictly after start.
+   */
+  end: string;
   [k: string]: unknown;
 }
 
@@ -293,10 +373,28 @@ export interface ScheduleRequest {
    * Assignments already made, locked in and kept (at most 50,000 by default). Optional.
    */
   current_assignments?: CurrentAssignment[];
+  /**
+   * Rules for every volunteer (optional); a volunteer's own min_rest_hours or max_shifts_per_day overrides the value here.
+   */
+  rules?: {
+    /**
+     * Least rest between two shifts of one volunteer, in hours (0 to 48; default 0: only overlapping shifts are excluded). Two shifts s, t conflict when t.start < s.end + rest and s.start < t.end + rest.
+     */
+    min_rest_hours?: number;
+    /**
+     * Most shifts one volunteer may start on one calendar day of `timezone` (default: no limit).
+     */
+    max_shifts_per_day?: number;
+    /**
+     * IANA time zone whose calendar days max_shifts_per_day counts (default UTC; for POST /api/schedule/csv, the request's timezone field).
+     */
+    timezone?: string;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 /**
- * A person who can be assigned to shift slots of their group. Element of the request field `volunteers`. Properties not listed here are ignored by the engine (and reported as warnings by POST /api/validate).
+ * A person who can be assigned to shift slots of their group (and of any additional groups). Element of the request field `volunteers`. Properties not listed here are ignored by the engine (and reported as warnings by POST /api/validate).
  */
 
 export interface Volunteer {
@@ -316,10 +414,30 @@ export interface Volunteer {
    * Most hours the volunteer may be assigned in total, from 0 to 100000. Exactly 999 means unlimited. null is not accepted: use 999 for unlimited.
    */
   max_hours: number;
+  /**
+   * Groups the volunteer can also fill besides `group` (optional). No duplicates. Listing `group` itself is a warning and is ignored. In one shift a volunteer fills at most one slot, of one group.
+   */
+  additional_groups?: string[];
+  /**
+   * When the volunteer can come (optional): the volunteer may be newly assigned only to shifts lying wholly inside the union of these windows. [] means never; absent means always. Locked assignments are kept regardless (with a warning).
+   */
+  available?: Window[];
+  /**
+   * When the volunteer cannot come (optional): a shift that overlaps one of these windows is excluded (touching ends do not overlap).
+   */
+  unavailable?: Window[];
+  /**
+   * This volunteer's least rest between two of their shifts, in hours (0 to 48); overrides rules.min_rest_hours.
+   */
+  min_rest_hours?: number;
+  /**
+   * This volunteer's most shifts starting on one calendar day (of rules.timezone); overrides rules.max_shifts_per_day.
+   */
+  max_shifts_per_day?: number;
   [k: string]: unknown;
 }
 /**
- * A time window that needs a number of volunteers of each of some groups. Element of the request field `unassigned_shifts`. Properties not listed here are ignored by the engine.
+ * A time window {start, end}: UTC date-times with the Z suffix, end strictly after start.
  */
 
 export interface Shift {
@@ -344,6 +462,10 @@ export interface Shift {
      */
     [k: string]: number;
   };
+  /**
+   * How much filling this shift matters, 1 (default) to 5, higher first: the engine fills the most slots of priority 5, then of 4, and so on down to 1.
+   */
+  priority?: number;
   [k: string]: unknown;
 }
 /**
@@ -380,6 +502,36 @@ export interface ScheduleResult {
    */
   warnings: Warning[];
   diagnostics?: Diagnostics;
+  /**
+   * One entry per assignment (locked ones included), in shift request order, then volunteer request order: which group's slot the volunteer fills, whether the assignment was locked, and the shift's times (UTC, Z suffix).
+   */
+  roster: {
+    /**
+     * The shift.
+     */
+    shift_id: string;
+    /**
+     * The group whose slot the volunteer fills; null for a locked assignment to a shift that requires none of the volunteer's groups.
+     */
+    group: string | null;
+    /**
+     * The volunteer.
+     */
+    volunteer_id: string;
+    /**
+     * Whether the assignment was in current_assignments.
+     */
+    locked: boolean;
+    /**
+     * Start of the shift, UTC with Z.
+     */
+    start: string;
+    /**
+     * End of the shift, UTC with Z.
+     */
+    end: string;
+    [k: string]: unknown;
+  }[];
   [k: string]: unknown;
 }
 /**

@@ -18,6 +18,7 @@ describe('engine: crafted cases', () => {
       conflicts: [],
       volunteers: { v1: { assigned_hours: 0, assigned_shifts: [] } },
       warnings: [],
+      roster: [],
     });
   });
 

@@ -19,6 +19,7 @@ import { createLogger } from '../../src/logging/logger.js';
 import { boundedDistance, HINT_WORK_BUDGET, NameSuggester, newHintBudget } from '../../src/input/did-you-mean.js';
 import { TRUNCATED_CODE, WARNINGS_PER_CODE } from '../../src/input/entry-caps.js';
 import { validateScheduleRequest } from '../../src/input/validate-request.js';
+import { lockWarnings } from '../../src/rules/lock-warnings.js';
 import { inlinePreparer, workerPreparer } from '../../src/service/input-preparer.js';
 import { KeyStore } from '../../src/store/key-store.js';
 import { DATABASES, PG_ADMIN_URL, requirePostgres, type TestDatabase } from '../helpers/databases.js';
@@ -45,7 +46,7 @@ describe('hostile input: bounded work per request', () => {
       unassigned_shifts: [{ id: 's', start: '2026-06-01T08:00:00Z', end: '2026-06-01T12:00:00Z', required_groups: { g: 1 } }],
       current_assignments,
     };
-    const result = validateScheduleRequest(body, schemas());
+    const result = validateScheduleRequest(body, schemas(), lockWarnings);
     expect(result.valid).to.equal(false);
     // Long names get no hint at all (MAX_HINT_NAME_LENGTH), so nothing is compared.
     expect(result.errors.filter((e) => e.code === 'unknown_volunteer')).to.have.length(400);
@@ -118,7 +119,7 @@ describe('hostile input: bounded work per request', () => {
       unassigned_shifts: shifts,
       current_assignments: shifts.map((s) => ({ shift_id: s.id, volunteer_id: 'v' })),
     };
-    const result = validateScheduleRequest(body, schemas());
+    const result = validateScheduleRequest(body, schemas(), lockWarnings);
     expect(result.warnings.filter((w) => w.code === 'lock_overlap')).to.have.length(WARNINGS_PER_CODE);
     const pairs = (2000 * 1999) / 2;
     expect(result.warnings.find((w) => w.code === TRUNCATED_CODE)?.message).to.equal(

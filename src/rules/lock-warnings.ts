@@ -3,9 +3,9 @@
 // locks whatever their shape (many locks of one volunteer at one time included): overlapping
 // pairs are counted by binary search, and only the warnings that will be listed are written.
 import type { Warning } from '../types/schema-types.js';
-import { formatHours, formatWindow } from './format.js';
-import { displayName, type Lock, type Problem } from './problem.js';
-import type { CappedEntries } from './entry-caps.js';
+import { formatHours, formatWindow } from '../input/format.js';
+import { displayName, type Lock, type Problem } from '../input/problem.js';
+import type { CappedEntries } from '../input/entry-caps.js';
 
 const lockPointer = (lock: Pick<Lock, 'requestIndex'>): string => `/current_assignments/${lock.requestIndex}`;
 
