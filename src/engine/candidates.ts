@@ -1,26 +1,44 @@
-// The pairs (volunteer, shift) of a subproblem that could ever be assigned: the shift still has
-// open slots after its locks, the volunteer is not locked into it, it does not overlap one of
-// the volunteer's locked shifts, and it fits in the hours the locks leave. Everything else is
-// fixed at 0 and never becomes a variable.
-import { overlapCliques } from './overlap-cliques.js';
-import type { Subproblem } from './subproblem.js';
-
-const EPS = 1e-9;
+// The pairs (volunteer, slot kind) of a subproblem that could ever be assigned: the slot kind
+// still has open slots after its locks, the volunteer has its group and can come then
+// (availability), and the rules pass against the volunteer's locks alone (same shift, overlap and
+// rest, daily shifts, hours). Everything else is fixed at 0 and never becomes a variable.
+import { isAvailable } from '../rules/availability.js';
+import { placement, type Placement } from '../rules/model.js';
+import { Roster } from '../rules/roster.js';
+import type { RowContext } from '../rules/rows.js';
+import type { SubShift, Subproblem } from './subproblem.js';
 
 export interface Prepared {
   sub: Subproblem;
-  /** Open slots per shift: required minus locked, at least 0. */
+  /** Open slots per slot kind: required minus locked, at least 0. */
   demand: Int32Array;
   /** Hours of locked assignments per volunteer. */
   lockedHours: Float64Array;
   /** Hours left under the cap per volunteer after the locks (Infinity when unlimited, 0 at least). */
   remaining: Float64Array;
-  /** Candidate pairs, ordered by volunteer then shift (request order). */
+  /** Candidate pairs, ordered by volunteer then slot kind. */
   candVolunteer: Int32Array;
   candShift: Int32Array;
-  /** Candidate pair indexes per shift, and per volunteer. */
+  /** Candidate pair indexes per slot kind, and per volunteer. */
   byShift: number[][];
   byVolunteer: number[][];
+  /** Priority classes present among the slot kinds, highest first; and each slot kind's class (index into it). */
+  classes: number[];
+  slotClass: Int32Array;
+}
+
+/** A roster of the subproblem's volunteers holding their locks: where every schedule starts. */
+export function lockedRoster(sub: Subproblem): Roster {
+  const roster = new Roster(sub.volunteers);
+  sub.volunteers.forEach((v, i) => {
+    for (const l of v.locks) roster.add(i, l);
+  });
+  return roster;
+}
+
+/** A new assignment to a slot kind, as the roster records it. */
+export function placementOf(s: SubShift): Placement {
+  return placement(s, s.group, false);
 }
 
 export function prepare(sub: Subproblem): Prepared {
@@ -32,27 +50,29 @@ export function prepare(sub: Subproblem): Prepared {
   const remaining = new Float64Array(nV);
   sub.volunteers.forEach((v, i) => {
     lockedHours[i] = v.locks.reduce((sum, l) => sum + l.hours, 0);
-    remaining[i] = Math.max(0, v.cap - lockedHours[i]);
+    remaining[i] = Math.max(0, v.capHours - lockedHours[i]);
+  });
+  const slotsOfGroup = new Map<string, number[]>();
+  sub.shifts.forEach((s, i) => {
+    const list = slotsOfGroup.get(s.group);
+    if (list) list.push(i);
+    else slotsOfGroup.set(s.group, [i]);
   });
 
+  const roster = lockedRoster(sub);
   const candVolunteer: number[] = [];
   const candShift: number[] = [];
   const byShift: number[][] = Array.from({ length: nS }, () => []);
   const byVolunteer: number[][] = Array.from({ length: nV }, () => []);
   for (let v = 0; v < nV; v++) {
-    const { locks } = sub.volunteers[v]!;
-    for (let s = 0; s < nS; s++) {
+    const vol = sub.volunteers[v]!;
+    // The group rule: the slot kinds of the volunteer's groups.
+    const slots = vol.groups.flatMap((g) => slotsOfGroup.get(g) ?? []);
+    if (vol.groups.length > 1) slots.sort((a, b) => a - b);
+    for (const s of slots) {
       if (demand[s] === 0) continue;
       const shift = sub.shifts[s]!;
-      if (shift.hours > remaining[v]! + EPS) continue;
-      let blocked = false;
-      for (const l of locks) {
-        if (l.shift === shift.index || (l.start < shift.end && shift.start < l.end)) {
-          blocked = true;
-          break;
-        }
-      }
-      if (blocked) continue;
+      if (!isAvailable(vol, shift) || !roster.fits(v, shift)) continue;
       const pair = candShift.length;
       candVolunteer.push(v);
       candShift.push(s);
@@ -60,7 +80,8 @@ export function prepare(sub: Subproblem): Prepared {
       byVolunteer[v]!.push(pair);
     }
   }
-
+  const classes = [...new Set(sub.shifts.map((s) => s.priority))].sort((a, b) => b - a);
+  const slotClass = Int32Array.from(sub.shifts.map((s) => classes.indexOf(s.priority)));
   return {
     sub,
     demand,
@@ -70,28 +91,22 @@ export function prepare(sub: Subproblem): Prepared {
     candShift: Int32Array.from(candShift),
     byShift,
     byVolunteer,
+    classes,
+    slotClass,
   };
 }
 
-/**
- * Per volunteer: the maximal cliques of the group's shifts restricted to the volunteer's
- * candidates (as pair indexes), those with at least two members. Only a MIP needs them.
- */
-export function volunteerCliques(p: Prepared): number[][][] {
-  const shiftCliques = overlapCliques(p.sub.shifts).filter((c) => c.length > 1);
-  return p.byVolunteer.map((pairs) => {
-    const pairOfShift = new Map<number, number>();
-    for (const pair of pairs) pairOfShift.set(p.candShift[pair]!, pair);
-    const seen = new Set<string>();
-    const mine: number[][] = [];
-    for (const clique of shiftCliques) {
-      const members = clique.flatMap((s) => (pairOfShift.has(s) ? [pairOfShift.get(s)!] : []));
-      if (members.length < 2) continue;
-      const key = members.join(',');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      mine.push(members);
-    }
-    return mine;
-  });
+/** The prepared candidates as the rules' row builders read them (see src/rules/rows.ts). */
+export function rowContext(p: Prepared, parts: Pick<RowContext, 'lockCols' | 'vName' | 'sName' | 'addRow'>): RowContext {
+  return {
+    volunteers: p.sub.volunteers,
+    slots: p.sub.shifts,
+    pairVolunteer: p.candVolunteer,
+    pairSlot: p.candShift,
+    byVolunteer: p.byVolunteer,
+    bySlot: p.byShift,
+    lockedHours: p.lockedHours,
+    remaining: p.remaining,
+    ...parts,
+  };
 }

@@ -1,89 +1,113 @@
-// Says why each (shift, group) is short, as the final schedule stands: for each volunteer of
-// the group not in the shift, the rule that keeps them out (at max_hours, in an overlapping
-// shift, locked into an overlapping shift), or that nobody (or too few) belong to the group.
-// Every reason is true of the result; the checker in test/ verifies each one.
+// Says why each (shift, group) is short, as the final schedule stands: for each volunteer of the
+// group not in the shift, the rule that keeps them out (asked of the one roster state, answered
+// and worded by the rule module that owns it), or that nobody (or too few) belong to the group.
+// It also finds add_group suggestions: volunteers of other groups free then, who may be in
+// another subproblem. Every reason is true of the result; the checker in test/ verifies each one.
 import type { Conflict, Detail, Suggestion } from '../types/schema-types.js';
-import { formatHours, formatWindow } from '../input/format.js';
-import { displayName, overlaps, type Problem } from '../input/problem.js';
+import { formatHours } from '../input/format.js';
+import { displayName, type Problem, type Shift } from '../input/problem.js';
+import { availabilityDetail, extendAvailabilitySentence } from '../rules/availability.js';
+import { dailyDetail, raiseMaxShiftsPerDaySentence } from '../rules/daily.js';
+import {
+  addGroup,
+  addGroupSentence,
+  addVolunteers,
+  addVolunteersSentence,
+  hasGroup,
+  noMembersDetail,
+  otherGroupDetail,
+  tooSmallDetail,
+} from '../rules/groups.js';
+import { hoursDetail } from '../rules/hours.js';
+import type { Block } from '../rules/model.js';
+import type { Roster } from '../rules/roster.js';
+import { reduceRestSentence, spacingCode, spacingDetail } from '../rules/spacing.js';
+import { MAX_PER_KIND } from './suggest.js';
 
 export const MAX_NAMED = 10;
+/** Volunteers of other groups examined per short slot for add_group, in request order. */
+export const ADD_GROUP_SCAN = 500;
 
 export interface ScheduleState {
   problem: Problem;
-  /** Per shift: the volunteers in it (locked or new). */
-  shiftVolunteers: Array<Set<number>>;
-  /** Per volunteer: shifts in it (locked or new), and which of them are locked. */
-  volunteerShifts: number[][];
-  lockedPairs: Set<string>;
-  hours: number[];
-  /** The volunteers of each group (explanations ask per short slot). */
+  /** The final schedule, locks included, over the request's volunteers. */
+  roster: Roster;
+  /** The volunteers who have each group (their own or an additional one). */
   members: ReadonlyMap<string, Problem['volunteers']>;
+  /**
+   * Whether to look for add_group suggestions: only when some volunteer of the request has
+   * additional_groups (a roster that works with several roles per person), so a 2.1 request's
+   * result stays as it was.
+   */
+  offerAddGroup: boolean;
 }
 
-export const pairKey = (volunteer: number, shift: number): string => `${volunteer}:${shift}`;
-
-type Rule = 'max_hours' | 'overlap' | 'locked_overlap';
-const RULE_PHRASE: Record<Rule, string> = { max_hours: 'at max_hours', overlap: 'in overlapping shifts', locked_overlap: 'locked into overlapping shifts' };
+/** The detail codes a blocked volunteer is counted under, in the order a summary lists them. */
+type Code = 'max_hours' | 'overlap' | 'locked_overlap' | 'higher_priority' | 'rest' | 'max_shifts_per_day' | 'unavailable' | 'other_group';
+const RULE_PHRASE: Record<Code, string> = {
+  max_hours: 'at max_hours',
+  overlap: 'in overlapping shifts',
+  locked_overlap: 'locked into overlapping shifts',
+  higher_priority: 'in overlapping shifts of higher priority',
+  rest: 'short of rest',
+  max_shifts_per_day: 'at their daily limit',
+  unavailable: 'unavailable then',
+  other_group: 'in this shift for another group',
+};
 
 interface Blocked {
   volunteer: number;
-  rule: Rule;
-  /** The overlapping shift, for overlap and locked_overlap. */
-  other?: number;
+  block: Block;
+  code: Code;
 }
 
-/**
- * The rule that keeps volunteer v out of shift s, if any. Only the rule: its detail and
- * sentence are written for the few volunteers a conflict names (describe), not for every
- * member of the group, which on large scarce rosters was most of the explanation's time.
- */
-function whyNot(state: ScheduleState, v: number, s: number): Blocked | undefined {
-  const { problem } = state;
-  const shift = problem.shifts[s]!;
-  let overlap: { other: number; locked: boolean } | undefined;
-  for (const other of state.volunteerShifts[v]!) {
-    if (!overlaps(problem.shifts[other]!, shift)) continue;
-    const locked = state.lockedPairs.has(pairKey(v, other));
-    if (!overlap || (locked && !overlap.locked)) overlap = { other, locked };
+function codeOf(block: Block, s: Shift): Code {
+  switch (block.rule) {
+    case 'same_shift':
+      return 'other_group';
+    case 'availability':
+      return 'unavailable';
+    case 'spacing':
+      return spacingCode(block.other, s);
+    case 'daily':
+      return 'max_shifts_per_day';
+    case 'hours':
+      return 'max_hours';
   }
-  if (overlap) return { volunteer: v, rule: overlap.locked ? 'locked_overlap' : 'overlap', other: overlap.other };
-  const vol = problem.volunteers[v]!;
-  if (state.hours[v]! + shift.hours > vol.capHours + 1e-9) return { volunteer: v, rule: 'max_hours' };
-  return undefined;
 }
 
-/** The detail and the sentence of a named volunteer's rule. */
-function describe(state: ScheduleState, s: number, b: Blocked): { detail: Detail; sentence: string } {
-  const { problem } = state;
-  const vol = problem.volunteers[b.volunteer]!;
-  const name = displayName(vol);
-  if (b.rule !== 'max_hours') {
-    const o = problem.shifts[b.other!]!;
-    const sentence =
-      b.rule === 'locked_overlap'
-        ? `${name} is locked into '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`
-        : `${name} is in '${o.id}' ${formatWindow(o.start, o.end)}, which overlaps.`;
-    return { detail: { code: b.rule, volunteer_id: vol.id, shift_id: o.id }, sentence };
+/** The detail and the sentence of a named volunteer's rule, from the rule module that owns it. */
+function describe(state: ScheduleState, s: Shift, b: Blocked): { detail: Detail; sentence: string } {
+  const vol = state.problem.volunteers[b.volunteer]!;
+  const { block } = b;
+  switch (block.rule) {
+    case 'same_shift':
+      return otherGroupDetail(vol, block.other);
+    case 'availability':
+      return availabilityDetail(vol, block);
+    case 'spacing':
+      return spacingDetail(vol, block.other, s);
+    case 'daily':
+      return dailyDetail(vol, block.count, s);
+    case 'hours':
+      return hoursDetail(vol, block.load, s);
   }
-  const shift = problem.shifts[s]!;
-  const hours = state.hours[b.volunteer]!;
-  return {
-    detail: {
-      code: 'max_hours',
-      volunteer_id: vol.id,
-      assigned_hours: Math.round(hours * 100) / 100,
-      max_hours: vol.maxHours,
-      shift_hours: Math.round(shift.hours * 100) / 100,
-    },
-    sentence: `${name} has ${formatHours(hours)} of ${formatHours(vol.maxHours)} hours; this shift needs ${formatHours(shift.hours)} more.`,
-  };
 }
 
-/** Relevance: closest to fitting first (least extra hours needed), then request order. */
-function relevance(state: ScheduleState, s: number, b: Blocked): number {
-  if (b.rule !== 'max_hours') return b.rule === 'overlap' ? 1e6 : 2e6;
-  const v = state.problem.volunteers[b.volunteer]!;
-  return state.hours[b.volunteer]! + state.problem.shifts[s]!.hours - v.capHours;
+/** Relevance: closest to fitting first (least extra hours needed), then the other rules, then request order. */
+const RANK: Record<Code, number> = {
+  max_hours: 0,
+  max_shifts_per_day: 5e5,
+  rest: 8e5,
+  overlap: 1e6,
+  higher_priority: 1.2e6,
+  other_group: 1.5e6,
+  locked_overlap: 2e6,
+  unavailable: 3e6,
+};
+function relevance(state: ScheduleState, s: Shift, b: Blocked): number {
+  if (b.block.rule !== 'hours') return RANK[b.code];
+  return b.block.load + s.hours - state.problem.volunteers[b.volunteer]!.capHours;
 }
 
 /** The sentence a coordinator reads for a suggestion. */
@@ -98,61 +122,95 @@ export function suggestionSentence(problem: Problem, s: number, suggestion: Sugg
       return `Raising the max_hours of ${displayName(volunteer!)} from ${formatHours(volunteer!.maxHours)} to ${formatHours(suggestion.max_hours!)} would fill one more slot${kept}.`;
     case 'remove_lock':
       return `Lifting the locked assignment of ${displayName(volunteer!)} to '${suggestion.shift_id}' would fill one more slot${kept}.`;
-    default: {
-      const n = suggestion.count!;
-      return `Adding ${n} volunteer${n === 1 ? '' : 's'} to group '${suggestion.group}', free ${formatWindow(shift.start, shift.end)} with ${formatHours(shift.hours)} hours to give, would fill ${n === 1 ? 'the missing slot' : `the ${n} missing slots`}.`;
-    }
+    case 'extend_availability':
+      return `${extendAvailabilitySentence(volunteer!, shift)}${kept}.`;
+    case 'reduce_rest':
+      return `${reduceRestSentence(volunteer!, suggestion.min_rest_hours!)}${kept}.`;
+    case 'raise_max_shifts_per_day':
+      return `${raiseMaxShiftsPerDaySentence(volunteer!, suggestion.max_shifts_per_day!)}${kept}.`;
+    case 'add_group':
+      return `${addGroupSentence(volunteer!, suggestion.group!)}${kept}.`;
+    case 'add_volunteers':
+      return addVolunteersSentence(shift, suggestion.group!, suggestion.count!);
   }
 }
 
+/**
+ * Volunteers who do not have the group but could take a slot of it as things stand (free then,
+ * available, with the hours and the day's room): each would fill one more slot with the group
+ * added. At most MAX_PER_KIND, from the first ADD_GROUP_SCAN such volunteers; none unless
+ * state.offerAddGroup.
+ */
+function addGroupSuggestions(state: ScheduleState, s: Shift, group: string): Suggestion[] {
+  const out: Suggestion[] = [];
+  if (!state.offerAddGroup) return out;
+  let scanned = 0;
+  for (const vol of state.problem.volunteers) {
+    if (hasGroup(vol, group)) continue;
+    if (++scanned > ADD_GROUP_SCAN || out.length === MAX_PER_KIND) break;
+    if (state.roster.blocker(vol.index, s) === undefined) out.push(addGroup(vol, group));
+  }
+  return out;
+}
+
+/** Puts add_group suggestions before add_volunteers (the last resort). */
+function withAddGroup(suggestions: Suggestion[], extra: Suggestion[]): Suggestion[] {
+  if (extra.length === 0) return suggestions;
+  const i = suggestions.findIndex((x) => x.code === 'add_volunteers');
+  return i < 0 ? [...suggestions, ...extra] : [...suggestions.slice(0, i), ...extra, ...suggestions.slice(i)];
+}
+
 export function explainShortfall(state: ScheduleState, s: number, group: string, required: number, assigned: number, suggestions: Suggestion[] = []): Conflict {
-  const { problem } = state;
+  const { problem, roster } = state;
   const shift = problem.shifts[s]!;
   const missing = required - assigned;
   const members = state.members.get(group) ?? [];
-  const conflict = (reasons: string[], details: Detail[]): Conflict => ({
+  const conflict = (reasons: string[], details: Detail[], items: Suggestion[]): Conflict => ({
     shift_id: shift.id,
     group,
-    reasons: [...reasons, ...suggestions.map((x) => suggestionSentence(problem, s, x))] as Conflict['reasons'],
+    reasons: [...reasons, ...items.map((x) => suggestionSentence(problem, s, x))] as Conflict['reasons'],
     required,
     assigned,
     missing,
     details,
-    suggestions,
+    suggestions: items,
   });
   if (members.length === 0) {
-    suggestions = [{ code: 'add_volunteers', group, count: missing, filled: missing }];
-    return conflict([`No volunteer belongs to group '${group}'.`], [{ code: 'no_group_members' }]);
+    const { detail, sentence } = noMembersDetail(group);
+    return conflict([sentence], [detail], withAddGroup([addVolunteers(group, missing)], addGroupSuggestions(state, shift, group)));
   }
   const blocked: Blocked[] = [];
   let unexplained = 0;
+  let inShift = 0;
   for (const v of members) {
-    if (state.shiftVolunteers[s]!.has(v.index)) continue;
-    const why = whyNot(state, v.index, s);
-    if (why) blocked.push(why);
+    const held = roster.holding(v.index, s);
+    if (held && held.group === group) {
+      inShift++;
+      continue;
+    }
+    const block = roster.blocker(v.index, shift);
+    if (block) blocked.push({ volunteer: v.index, block, code: codeOf(block, shift) });
     else unexplained++;
   }
   const reasons: string[] = [];
   const details: Detail[] = [];
   if (blocked.length === 0 && unexplained === 0) {
-    const inShift = members.length;
-    reasons.push(
-      `All ${inShift} volunteer${inShift === 1 ? '' : 's'} of group '${group}' ${inShift === 1 ? 'is' : 'are'} in this shift; it needs ${missing} more.`,
-    );
-    details.push({ code: 'group_too_small', count: inShift });
+    const { detail, sentence } = tooSmallDetail(group, inShift, missing);
+    reasons.push(sentence);
+    details.push(detail);
   }
-  blocked.sort((a, b) => relevance(state, s, a) - relevance(state, s, b) || a.volunteer - b.volunteer);
+  blocked.sort((a, b) => relevance(state, shift, a) - relevance(state, shift, b) || a.volunteer - b.volunteer);
   for (const b of blocked.slice(0, MAX_NAMED)) {
-    const { detail, sentence } = describe(state, s, b);
+    const { detail, sentence } = describe(state, shift, b);
     reasons.push(sentence);
     details.push(detail);
   }
   if (blocked.length > MAX_NAMED) {
     const rest = blocked.slice(MAX_NAMED);
     const counts: Record<string, number> = {};
-    for (const b of rest) counts[b.rule] = (counts[b.rule] ?? 0) + 1;
-    const rules = (Object.keys(RULE_PHRASE) as Rule[]).filter((r) => counts[r]);
-    reasons.push(`And ${rest.length} more: ${rules.map((r) => `${counts[r]} ${RULE_PHRASE[r]}`).join(', ')}.`);
+    for (const b of rest) counts[b.code] = (counts[b.code] ?? 0) + 1;
+    const codes = (Object.keys(RULE_PHRASE) as Code[]).filter((r) => counts[r]);
+    reasons.push(`And ${rest.length} more: ${codes.map((r) => `${counts[r]} ${RULE_PHRASE[r]}`).join(', ')}.`);
     details.push({ code: 'summary', counts });
   }
   if (unexplained > 0) {
@@ -162,5 +220,5 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
     );
     details.push({ code: 'time_limit', count: unexplained });
   }
-  return conflict(reasons, details);
+  return conflict(reasons, details, withAddGroup(suggestions, addGroupSuggestions(state, shift, group)));
 }

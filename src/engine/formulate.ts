@@ -1,16 +1,25 @@
-// Writes a group's subproblem as one integer linear program that serves all three objective
-// levels (the contract's order): coverage (most filled slots), staffing (most fully staffed
-// shifts of the group) and fairness (least sum of squared hours, as a convex piecewise-linear
-// function of each volunteer's hours). Phases only change the objective and the bounds of two
-// rows that fix the levels already solved.
+// Writes a subproblem as one integer linear program that serves every objective level (the
+// contract's order): coverage (most filled slots, class by class from the highest priority),
+// staffing (most fully staffed slot kinds) and fairness (least sum of squared hours, as a convex
+// piecewise-linear function of each volunteer's hours). Phases only change the objective and the
+// bounds of the rows that fix the levels already solved. Each rule writes its own rows
+// (src/rules): headcount (groups.ts), hours, spacing cliques, shifts per day.
 //
 // Columns: x_v<i>_s<j> (binary, one per candidate pair), lock_v<i>_s<j> (locked assignments:
-// integer variables fixed to 1), full_s<j> (binary: shift j fully staffed), seg_v<i>_k<k>
-// (continuous: the k-th piece of volunteer i's hours). i and j are request indexes.
+// integer variables fixed to 1), full_s<j> (binary: slot kind j fully staffed), seg_v<i>_k<k>
+// (continuous: the k-th piece of volunteer i's hours). i and j are request indexes; in a
+// subproblem of several groups a slot kind is s<j>_g<k>, k the group's place in the subproblem.
 // Rows: head_s<j> (headcount), hours_v<i> (max_hours), clique_v<i>_c<k> (at most one of a set of
-// mutually overlapping shifts), staff_s<j> (full only when every slot is filled), fair_v<i>
-// (hours = sum of pieces), cover_fix and staff_fix (levels already solved).
-import { volunteerCliques, type Prepared } from './candidates.js';
+// mutually conflicting shifts: overlap or rest), day_v<i>_d<n> (shifts starting on day n),
+// staff_s<j> (full only when every slot is filled), fair_v<i> (hours = sum of pieces), cover_fix
+// (one per priority class: cover_fix_p<n> when there are several) and staff_fix.
+import { dailyRows } from '../rules/daily.js';
+import { headcountRows } from '../rules/groups.js';
+import { hoursRows } from '../rules/hours.js';
+import type { Placement } from '../rules/model.js';
+import type { RowContext } from '../rules/rows.js';
+import { spacingRows } from '../rules/spacing.js';
+import { rowContext, type Prepared } from './candidates.js';
 import { MipModel, type Objective } from './mip-model.js';
 
 export interface Formulation {
@@ -20,9 +29,9 @@ export interface Formulation {
   fullCol: Int32Array;
   /** Per volunteer: its piece columns, breakpoints (hours) and the hours row. */
   pieces: Array<{ cols: number[]; breakpoints: number[] }>;
-  coverFixRow: number;
+  /** Per priority class (highest first, as Prepared.classes): its coverage objective and the row that holds it. */
+  coverage: Array<{ priority: number; objective: Objective; fixRow: number }>;
   staffFixRow: number;
-  coverage: Objective;
   staffing: Objective;
   fairness: Objective;
 }
@@ -48,8 +57,18 @@ interface Build {
   m: MipModel;
   vName: (v: number) => string;
   sName: (s: number) => string;
-  /** Per volunteer: its lock columns and their hours. */
-  lockCols: Array<Array<{ col: number; hours: number }>>;
+  /** Per volunteer: its lock columns, their hours and placements. */
+  lockCols: Array<Array<{ col: number; hours: number; lock: Placement }>>;
+  /** The same, as the rules read it. */
+  rules: RowContext;
+}
+
+/** s<j>, or s<j>_g<k> in a subproblem of several groups (a shift then has a slot kind per group). */
+function slotNamer(p: Prepared): (s: number) => string {
+  const { sub } = p;
+  if (sub.groups.length <= 1) return (s) => `s${sub.shifts[s]!.index}`;
+  const groupIndex = new Map(sub.groups.map((g, k) => [g, k]));
+  return (s) => `s${sub.shifts[s]!.index}_g${groupIndex.get(sub.shifts[s]!.group)}`;
 }
 
 /**
@@ -60,31 +79,61 @@ interface Build {
 export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Formulation {
   const { sub } = p;
   const m = new MipModel();
-  const b: Build = { p, m, vName: (v) => `v${sub.volunteers[v]!.index}`, sName: (s) => `s${sub.shifts[s]!.index}`, lockCols: [] };
-  addLegend(b);
+  const vName = (v: number): string => `v${sub.volunteers[v]!.index}`;
+  const sName = slotNamer(p);
+  addLegend(p, m);
   const numPairs = p.candShift.length;
-  for (let pair = 0; pair < numPairs; pair++) m.addCol(`x_${b.vName(p.candVolunteer[pair]!)}_${b.sName(p.candShift[pair]!)}`, 0, 1, true);
+  for (let pair = 0; pair < numPairs; pair++) m.addCol(`x_${vName(p.candVolunteer[pair]!)}_${sName(p.candShift[pair]!)}`, 0, 1, true);
   // Locked assignments: fixed columns, so they count in headcounts, hours and fairness.
-  b.lockCols = sub.volunteers.map((v, vi) => v.locks.map((l) => ({ col: m.addCol(`lock_${b.vName(vi)}_s${l.shift}`, 1, 1, true), hours: l.hours })));
-  addHeadcountRows(b);
-  addHoursRows(b);
-  addCliqueRows(b);
+  const lockCols = sub.volunteers.map((v, vi) =>
+    v.locks.map((lock) => ({ col: m.addCol(`lock_${vName(vi)}_s${lock.index}`, 1, 1, true), hours: lock.hours, lock })),
+  );
+  const rules = rowContext(p, { lockCols, vName, sName, addRow: (...row) => m.addRow(...row) });
+  const b: Build = { p, m, vName, sName, lockCols, rules };
+  headcountRows(
+    rules,
+    sub.shifts.map((s) => s.required),
+    sub.shifts.map((s) => s.locked),
+  );
+  hoursRows(rules);
+  spacingRows(rules);
+  dailyRows(rules);
   const fullCol = addStaffingRows(b);
   const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
   const fullCols = [...fullCol].filter((c) => c >= 0);
-  const coverFixRow = addSumRow(
-    m,
-    'cover_fix',
-    Array.from({ length: numPairs }, (_, i) => i),
+  const coverFixRows = p.classes.map((priority, k) =>
+    addSumRow(
+      m,
+      p.classes.length === 1 ? 'cover_fix' : `cover_fix_p${priority}`,
+      Array.from({ length: numPairs }, (_, i) => i).filter((pair) => p.slotClass[p.candShift[pair]!] === k),
+    ),
   );
   const staffFixRow = addSumRow(m, 'staff_fix', fullCols);
-  return { model: m, numPairs, fullCol, pieces, coverFixRow, staffFixRow, ...objectives(b, fullCols, fairCosts, step) };
+  const { coverage, ...rest } = objectives(b, fullCols, fairCosts, step);
+  return {
+    model: m,
+    numPairs,
+    fullCol,
+    pieces,
+    staffFixRow,
+    coverage: p.classes.map((priority, k) => ({ priority, objective: coverage[k]!, fixRow: coverFixRows[k]! })),
+    ...rest,
+  };
 }
 
-function addLegend({ p: { sub }, m }: Build): void {
-  m.legend.push(`group ${JSON.stringify(sub.group)}: ${sub.volunteers.length} volunteers, ${sub.shifts.length} shifts`);
+function addLegend(p: Prepared, m: MipModel): void {
+  const { sub } = p;
+  const sName = slotNamer(p);
+  const several = sub.groups.length > 1;
+  m.legend.push(
+    `${several ? 'groups' : 'group'} ${sub.groups.map((g) => JSON.stringify(g)).join(', ')}: ${sub.volunteers.length} volunteers, ${sub.shifts.length} ${several ? 'slot kinds' : 'shifts'}`,
+  );
   sub.volunteers.forEach((v) => m.legend.push(`v${v.index} = volunteer ${JSON.stringify(v.id)}`));
-  sub.shifts.forEach((s) => m.legend.push(`s${s.index} = shift ${JSON.stringify(s.id)} (${s.hours} h, needs ${s.required}, ${s.locked} locked)`));
+  sub.shifts.forEach((s, i) =>
+    m.legend.push(
+      `${sName(i)} = shift ${JSON.stringify(s.id)}${several ? ` group ${JSON.stringify(s.group)}` : ''} (${s.hours} h, needs ${s.required}, ${s.locked} locked${s.priority > 1 ? `, priority ${s.priority}` : ''})`,
+    ),
+  );
 }
 
 /** A row whose bounds a level sets later (cover_fix, staff_fix): the plain sum of its columns. */
@@ -96,58 +145,6 @@ function addSumRow(m: MipModel, name: string, cols: number[]): number {
     cols,
     cols.map(() => 1),
   );
-}
-
-/** Headcount: new assignments plus locks at most the requirement (or the locks, if more). */
-function addHeadcountRows({ p, m, sName, lockCols }: Build): void {
-  const { sub } = p;
-  const shiftLocal = new Map(sub.shifts.map((s, i) => [s.index, i]));
-  const lockColsOfShift: number[][] = sub.shifts.map(() => []);
-  sub.volunteers.forEach((v, vi) => {
-    v.locks.forEach((l, li) => {
-      const s = shiftLocal.get(l.shift);
-      if (s !== undefined) lockColsOfShift[s]!.push(lockCols[vi]![li]!.col);
-    });
-  });
-  sub.shifts.forEach((s, si) => {
-    const cols = [...p.byShift[si]!, ...lockColsOfShift[si]!];
-    if (p.byShift[si]!.length === 0) return;
-    m.addRow(
-      `head_${sName(si)}`,
-      -Infinity,
-      Math.max(s.required, s.locked),
-      cols,
-      cols.map(() => 1),
-    );
-  });
-}
-
-/** Hours: only where the candidates could exceed what is left. */
-function addHoursRows({ p, m, vName, lockCols }: Build): void {
-  const { sub } = p;
-  sub.volunteers.forEach((v, vi) => {
-    const pairs = p.byVolunteer[vi]!;
-    const total = pairs.reduce((sum, pair) => sum + sub.shifts[p.candShift[pair]!]!.hours, 0);
-    if (!Number.isFinite(v.cap) || total <= p.remaining[vi]! + 1e-9) return;
-    const cols = [...pairs, ...lockCols[vi]!.map((l) => l.col)];
-    const coefs = [...pairs.map((pair) => sub.shifts[p.candShift[pair]!]!.hours), ...lockCols[vi]!.map((l) => l.hours)];
-    m.addRow(`hours_${vName(vi)}`, -Infinity, p.lockedHours[vi]! + p.remaining[vi]!, cols, coefs);
-  });
-}
-
-/** Overlaps: one row per maximal clique of the volunteer's candidate shifts. */
-function addCliqueRows({ p, m, vName }: Build): void {
-  volunteerCliques(p).forEach((cliques, vi) => {
-    cliques.forEach((pairs, k) =>
-      m.addRow(
-        `clique_${vName(vi)}_c${k}`,
-        -Infinity,
-        1,
-        pairs,
-        pairs.map(() => 1),
-      ),
-    );
-  });
 }
 
 /** Staffing: full_s may be 1 only when every slot of the shift is filled. Returns full_s per shift. */
@@ -219,16 +216,16 @@ function breakpointsUpTo(top: number, step: number, fineTop: number): number[] {
   return breakpoints;
 }
 
-/** The three levels' objectives; request order is the last tie-break, inside fairness. */
+/** The levels' objectives (coverage per priority class); request order is the last tie-break, inside fairness. */
 function objectives(
   { p, m }: Build,
   fullCols: number[],
   fairCosts: Array<[number, number]>,
   step: number,
-): Pick<Formulation, 'coverage' | 'staffing' | 'fairness'> {
+): Pick<Formulation, 'staffing' | 'fairness'> & { coverage: Objective[] } {
   const numPairs = p.candShift.length;
-  const coverage = new Float64Array(m.numCols);
-  for (let j = 0; j < numPairs; j++) coverage[j] = 1;
+  const coverage = p.classes.map(() => new Float64Array(m.numCols));
+  for (let j = 0; j < numPairs; j++) coverage[p.slotClass[p.candShift[j]!]!]![j] = 1;
   const staffing = new Float64Array(m.numCols);
   for (const c of fullCols) staffing[c] = 1;
   const fairness = new Float64Array(m.numCols);
@@ -240,7 +237,11 @@ function objectives(
     const rank = (p.candVolunteer[pair]! * nS + p.candShift[pair]!) / Math.max(1, p.sub.volunteers.length * nS);
     fairness[pair] = tie * rank;
   }
-  return { coverage: { sense: 'max', costs: coverage }, staffing: { sense: 'max', costs: staffing }, fairness: { sense: 'min', costs: fairness } };
+  return {
+    coverage: coverage.map((costs) => ({ sense: 'max', costs })),
+    staffing: { sense: 'max', costs: staffing },
+    fairness: { sense: 'min', costs: fairness },
+  };
 }
 
 /** Full column values for a 0/1 assignment of the pairs: a MIP start every phase accepts. */

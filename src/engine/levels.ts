@@ -18,6 +18,8 @@ export type PhaseDiagnosticsStatus = PhaseStatus | 'skipped' | 'cancelled';
 
 export interface PhaseDiagnostics {
   name: PhaseName;
+  /** The priority class a coverage phase is about, when the subproblem has several. */
+  priority?: number;
   status: PhaseDiagnosticsStatus;
   objective: number | null;
   bound: number | null;
@@ -63,6 +65,8 @@ export interface LevelState {
 }
 
 export interface ObjectiveLevel {
+  /** For a coverage level of several priority classes: the class, which diagnostics name. */
+  priority?: number;
   lpPhase: PhaseName;
   mipPhase: PhaseName;
   /** Share of the time left for this level's MIP. */
@@ -101,24 +105,56 @@ const fullCount = (f: Formulation, v: ArrayLike<number>): number => {
   return total;
 };
 
-export const coverageLevel: ObjectiveLevel = {
-  ...maximizeCount,
-  lpPhase: 'coverage_lp',
-  mipPhase: 'coverage',
-  mipShare: MIP_SHARES.coverage,
-  objective: (f) => f.coverage,
-  holdRow: (f) => f.coverFixRow,
-  value: (s, v) => sum(v, s.f.numPairs),
-  initialBound: (s) => s.fillBound,
-  boundFromMip: true,
-  // When the relaxation itself does not finish in time, a MIP on the same model would not
-  // either (HiGHS can overrun its limit on such models), so the level keeps what it has.
-  skipNote: 'the LP relaxation did not finish in time, so a MIP would not either',
-  after(s, proven, bound) {
-    s.filled = sum(s.x);
-    s.fillBound = proven ? s.filled : bound;
-  },
-};
+/** Filled slots of priority class k (an index into Prepared.classes) for column values `v`. */
+function classFilled(s: LevelState, k: number, v: ArrayLike<number>): number {
+  let total = 0;
+  for (let pair = 0; pair < s.f.numPairs; pair++) if (s.p.slotClass[s.p.candShift[pair]!] === k) total += v[pair]!;
+  return total;
+}
+
+/** Most slots of class k that could be filled: per slot kind, its open slots or its candidates. */
+function classBound(s: LevelState, k: number): number {
+  let total = 0;
+  s.p.byShift.forEach((pairs, slot) => {
+    if (s.p.slotClass[slot] === k) total += Math.min(s.p.demand[slot]!, pairs.length);
+  });
+  return total;
+}
+
+/**
+ * Coverage, one level per priority class from the highest (objective level 1 of the contract).
+ * With one class it is exactly 2.1's coverage level: the bound it proves is the fill bound.
+ * With several, the total is proven only when every class is; otherwise the cheap bound stays.
+ */
+export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
+  const single = classes.length === 1;
+  let allProven = true;
+  return classes.map((priority, k) => ({
+    ...maximizeCount,
+    ...(single ? {} : { priority }),
+    lpPhase: 'coverage_lp',
+    mipPhase: 'coverage',
+    // The classes share coverage's time: each the coverage share of what is left.
+    mipShare: MIP_SHARES.coverage,
+    objective: (f) => f.coverage[k]!.objective,
+    holdRow: (f) => f.coverage[k]!.fixRow,
+    value: (s, v) => (single ? sum(v, s.f.numPairs) : classFilled(s, k, v)),
+    initialBound: (s) => (single ? s.fillBound : classBound(s, k)),
+    boundFromMip: true,
+    // When the relaxation itself does not finish in time, a MIP on the same model would not
+    // either (HiGHS can overrun its limit on such models), so the level keeps what it has.
+    skipNote: 'the LP relaxation did not finish in time, so a MIP would not either',
+    after(s, proven, bound) {
+      s.filled = sum(s.x);
+      if (single) {
+        s.fillBound = proven ? s.filled : bound;
+        return;
+      }
+      allProven = allProven && proven;
+      if (k === classes.length - 1 && allProven) s.fillBound = s.filled;
+    },
+  }));
+}
 
 export const staffingLevel: ObjectiveLevel = {
   ...maximizeCount,
@@ -162,7 +198,9 @@ export const fairnessLevel: ObjectiveLevel = {
 };
 
 /** The levels in the contract's order: each is solved with the ones before it held. */
-export const LEVELS: readonly ObjectiveLevel[] = [coverageLevel, staffingLevel, fairnessLevel];
+export function levelsFor(classes: readonly number[]): ObjectiveLevel[] {
+  return [...coverageLevels(classes), staffingLevel, fairnessLevel];
+}
 
 /**
  * A lower bound on the fairness objective with `filled` new assignments: the fewest hours they
@@ -212,11 +250,12 @@ const reaches = (sense: Objective['sense'], a: number, target: number): boolean 
 
 /** Runs the levels in order on one solver session; true when every level is proven. */
 export function runLevels(s: LevelState, backend: SolverBackend): boolean {
-  const levels = new LevelRunner(s, backend);
+  const order = levelsFor(s.p.classes);
+  const levels = new LevelRunner(s, backend, order);
   try {
     let proven = true;
-    LEVELS.forEach((level, i) => {
-      proven = levels.run(level, LEVELS.slice(0, i)) && proven;
+    order.forEach((level, i) => {
+      proven = levels.run(level, order.slice(0, i)) && proven;
     });
     return proven;
   } finally {
@@ -226,10 +265,13 @@ export function runLevels(s: LevelState, backend: SolverBackend): boolean {
 
 class LevelRunner {
   private session: SolverSession | undefined;
+  /** The priority class of the level running, for its phases' diagnostics. */
+  private priority: number | undefined;
 
   constructor(
     private readonly s: LevelState,
     private readonly backend: SolverBackend,
+    private readonly levels: readonly ObjectiveLevel[],
   ) {}
 
   dispose(): void {
@@ -239,6 +281,7 @@ class LevelRunner {
   /** Solves one level with the `held` levels kept at their current values; true when proven. */
   run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
     const { s } = this;
+    this.priority = level.priority;
     let bound = level.initialBound(s);
     level.before?.(s, bound);
     const rowBounds = this.rowBounds(held);
@@ -253,6 +296,7 @@ class LevelRunner {
     }
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
+      if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
       const outcome = this.phase(level.mipPhase, { objective, rowBounds, ...level.mipRequest(bound) }, level.mipShare);
       if (outcome) {
@@ -269,7 +313,7 @@ class LevelRunner {
   private rowBounds(held: readonly ObjectiveLevel[]): Map<number, [number, number]> {
     const { s } = this;
     const bounds = new Map<number, [number, number]>();
-    for (const level of LEVELS) {
+    for (const level of this.levels) {
       const row = level.holdRow?.(s.f);
       if (row === undefined) continue;
       if (!held.includes(level)) bounds.set(row, [-Infinity, Infinity]);
@@ -314,6 +358,7 @@ class LevelRunner {
     const text = cancelled ? 'the solve was cancelled' : reached && outcome.status === 'feasible' ? 'stopped on reaching the bound' : outcome.message;
     s.phases.push({
       name,
+      ...(this.priority !== undefined ? { priority: this.priority } : {}),
       status: cancelled ? 'cancelled' : status,
       objective: outcome.objective,
       bound: outcome.bound,

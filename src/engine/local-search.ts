@@ -3,18 +3,21 @@
 // even out hours without changing which slots are filled. Deterministic: fixed scan order and
 // move caps, never the clock, decide where they stop (the budget only guards the deadline and
 // cancellation).
+import { HOURS_EPS } from '../rules/hours.js';
+import type { Roster } from '../rules/roster.js';
 import type { Budget } from './budget.js';
-import type { Prepared } from './candidates.js';
+import { placementOf, type Prepared } from './candidates.js';
+import { rosterOf } from './greedy.js';
+import type { SubShift } from './subproblem.js';
 
-const EPS = 1e-9;
+/** Hours are compared with the hours rule's tolerance. */
+const EPS = HOURS_EPS;
 
-/** The mutable state of one subproblem's schedule, with the checks every move needs. */
+/** The mutable state of one subproblem's schedule: the 0/1 vector over pairs, kept in step with the roster every rule reads. */
 export class LocalState {
   readonly x: Uint8Array;
-  /** Hours of new assignments per volunteer (locks excluded), and total load (locks included). */
-  readonly used: Float64Array;
-  readonly load: Float64Array;
   readonly filled: Int32Array;
+  private readonly roster: Roster;
   /** Assigned pairs per volunteer, kept sorted by shift start. */
   private readonly mine: number[][];
 
@@ -23,68 +26,59 @@ export class LocalState {
     x: Uint8Array,
   ) {
     this.x = Uint8Array.from(x);
-    const nV = p.sub.volunteers.length;
-    this.used = new Float64Array(nV);
-    this.load = Float64Array.from(p.lockedHours);
-    this.filled = new Int32Array(p.sub.shifts.length);
-    this.mine = Array.from({ length: nV }, () => []);
-    for (let pair = 0; pair < x.length; pair++) if (x[pair]) this.place(pair);
+    ({ roster: this.roster, filled: this.filled } = rosterOf(p, this.x));
+    this.mine = p.sub.volunteers.map(() => []);
+    for (let pair = 0; pair < x.length; pair++) if (x[pair]) this.insert(pair);
   }
 
-  private shiftOf(pair: number) {
-    return this.p.sub.shifts[this.p.candShift[pair]!]!;
-  }
-
-  private place(pair: number): void {
-    const v = this.p.candVolunteer[pair]!;
-    const s = this.shiftOf(pair);
-    this.x[pair] = 1;
-    this.used[v]! += s.hours;
-    this.load[v]! += s.hours;
-    this.filled[this.p.candShift[pair]!]!++;
-    const list = this.mine[v]!;
+  private insert(pair: number): void {
+    const list = this.mine[this.p.candVolunteer[pair]!]!;
+    const start = this.shiftOf(pair).start;
     let i = list.length;
-    while (i > 0 && this.shiftOf(list[i - 1]!).start > s.start) i--;
+    while (i > 0 && this.shiftOf(list[i - 1]!).start > start) i--;
     list.splice(i, 0, pair);
   }
 
+  private shiftOf(pair: number): SubShift {
+    return this.p.sub.shifts[this.p.candShift[pair]!]!;
+  }
+
+  /** Hours of the volunteer, locks included. */
+  load(v: number): number {
+    return this.roster.hours(v);
+  }
+
   assign(pair: number): void {
-    this.place(pair);
+    this.x[pair] = 1;
+    this.filled[this.p.candShift[pair]!]!++;
+    this.roster.add(this.p.candVolunteer[pair]!, placementOf(this.shiftOf(pair)));
+    this.insert(pair);
   }
 
   unassign(pair: number): void {
     const v = this.p.candVolunteer[pair]!;
-    const s = this.shiftOf(pair);
     this.x[pair] = 0;
-    this.used[v]! -= s.hours;
-    this.load[v]! -= s.hours;
     this.filled[this.p.candShift[pair]!]!--;
+    this.roster.remove(v, this.shiftOf(pair).index);
     const list = this.mine[v]!;
     list.splice(list.indexOf(pair), 1);
   }
 
-  /** The volunteer's assigned pairs whose shifts overlap [start, end). */
-  overlapping(v: number, start: number, end: number): number[] {
-    const out: number[] = [];
-    for (const pair of this.mine[v]!) {
-      const s = this.shiftOf(pair);
-      if (s.start >= end) break;
-      if (s.end > start) out.push(pair);
-    }
-    return out;
+  /** The pairs of the volunteer's new assignments that conflict with `pair`'s shift (overlap or rest). */
+  clashing(pair: number): number[] {
+    const v = this.p.candVolunteer[pair]!;
+    const clashes = this.roster.clashes(v, this.shiftOf(pair));
+    if (clashes.length === 0) return [];
+    return this.mine[v]!.filter((q) => clashes.some((c) => !c.locked && c.index === this.shiftOf(q).index));
   }
 
   /** Can `pair`'s volunteer take its shift, if the volunteer gave up `without` (a pair or -1)? */
   canTake(pair: number, without = -1): boolean {
     if (this.x[pair]) return false;
-    const v = this.p.candVolunteer[pair]!;
-    const s = this.shiftOf(pair);
-    const freed = without >= 0 ? this.shiftOf(without).hours : 0;
-    if (this.used[v]! - freed + s.hours > this.p.remaining[v]! + EPS) return false;
-    const clash = this.overlapping(v, s.start, s.end);
-    return clash.length === 0 || (clash.length === 1 && clash[0] === without);
+    return this.roster.fits(this.p.candVolunteer[pair]!, this.shiftOf(pair), without >= 0 ? this.shiftOf(without).index : -1);
   }
 
+  /** The volunteer's assigned pairs, in start order. */
   assignedPairs(v: number): readonly number[] {
     return this.mine[v]!;
   }
@@ -120,12 +114,11 @@ function augment(st: LocalState, s: number, depth: number, visited: Set<number>,
     }
   }
   if (depth === 0) return false;
-  const shift = p.sub.shifts[s]!;
   for (const pair of p.byShift[s]!) {
     const b = p.candVolunteer[pair]!;
     if (st.x[pair] || visited.has(b)) continue;
-    // What B could give up: the one shift overlapping s, or (none overlapping) any, for hours.
-    const clash = st.overlapping(b, shift.start, shift.end);
+    // What B could give up: the one shift conflicting with s, or (none conflicting) any, for hours or the day's count.
+    const clash = st.clashing(pair);
     const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
     for (const old of give) {
       if (--budget.nodes < 0) return false;
@@ -165,13 +158,13 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
         const a = p.candVolunteer[from]!;
         const h = hoursOf(from);
         let best = -1;
-        let bestLoad = st.load[a]! - h - EPS;
+        let bestLoad = st.load(a) - h - EPS;
         for (const to of pairs) {
           const b = p.candVolunteer[to]!;
-          if (b === a || st.x[to] || !(st.load[b]! < bestLoad)) continue;
+          if (b === a || st.x[to] || !(st.load(b) < bestLoad)) continue;
           if (!st.canTake(to)) continue;
           best = to;
-          bestLoad = st.load[b]!;
+          bestLoad = st.load(b);
         }
         if (best >= 0) {
           st.unassign(from);
@@ -192,11 +185,11 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
           if (done) break;
           const b = p.candVolunteer[bPairForS1]!;
           // Only a less busy B can make the swap pay.
-          if (b === a || st.x[bPairForS1] || !(st.load[b]! < st.load[a]! - EPS)) continue;
+          if (b === a || st.x[bPairForS1] || !(st.load(b) < st.load(a) - EPS)) continue;
           for (const bPair of st.assignedPairs(b)) {
             const h2 = hoursOf(bPair);
             const d = h1 - h2;
-            if (!(d > EPS && st.load[b]! + d < st.load[a]! - EPS)) continue;
+            if (!(d > EPS && st.load(b) + d < st.load(a) - EPS)) continue;
             const s2 = p.candShift[bPair]!;
             const aPairForS2 = pairOf.get(a * nS + s2);
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;

@@ -5,8 +5,10 @@ import type { ScheduleResult, Suggestion, Warning } from '../types/schema-types.
 import type { Problem } from '../input/problem.js';
 import type { BackendName } from './backends/backend.js';
 import { spentBudget, subproblemSlice, type Budget } from './budget.js';
-import { explainShortfall, pairKey, type ScheduleState } from './explain.js';
+import { explainShortfall, type ScheduleState } from './explain.js';
 import { isoUtc } from '../input/format.js';
+import { placement, type Placement } from '../rules/model.js';
+import { Roster } from '../rules/roster.js';
 import { fairnessScore } from './fairness.js';
 import { ProgressTracker, type SolveProgress } from './progress.js';
 import { DEFAULT_MAX_MIP_PAIRS, solveSubproblem, type SubproblemDiagnostics, type SubproblemResult } from './solve-subproblem.js';
@@ -153,45 +155,45 @@ function yielder(sliceMs: number): () => Promise<void> {
 async function assemble(problem: Problem, warnings: Warning[], results: SubproblemResult[]): Promise<EngineOutput['result']> {
   const breathe = yielder(ASSEMBLE_SLICE_MS);
   const { volunteers, shifts } = problem;
-  const shiftVolunteers = shifts.map(() => new Set<number>());
-  const volunteerShifts: number[][] = volunteers.map(() => []);
-  const lockedPairs = new Set<string>();
-  const add = (v: number, s: number): void => {
-    shiftVolunteers[s]!.add(v);
-    volunteerShifts[v]!.push(s);
-  };
-  for (const lock of problem.locks) {
-    lockedPairs.add(pairKey(lock.volunteer, lock.shift));
-    add(lock.volunteer, lock.shift);
-  }
+  const roster = new Roster(volunteers);
+  const placementOf = (s: number, group: string | null, locked: boolean): Placement => placement(shifts[s]!, group, locked);
+  for (const lock of problem.locks) roster.add(lock.volunteer, placementOf(lock.shift, lock.group, true));
   const suggested = new Map<string, Suggestion[]>();
   for (const r of results) {
-    for (const [v, s] of r.assignments) add(v, s);
-    for (const entry of r.suggestions) suggested.set(`${entry.shift}\u0000${r.group}`, entry.items);
+    for (const [v, s, group] of r.assignments) roster.add(v, placementOf(s, group, false));
+    for (const entry of r.suggestions) suggested.set(`${entry.shift}\u0000${entry.group}`, entry.items);
   }
-  const hours = volunteerShifts.map((list) => list.reduce((t, s) => t + shifts[s]!.hours, 0));
+  // Per shift: its placements in volunteer request order.
+  const inShift: Array<Array<{ volunteer: number; group: string | null; locked: boolean }>> = shifts.map(() => []);
+  for (const v of volunteers) for (const p of roster.placements(v.index)) inShift[p.index]!.push({ volunteer: v.index, group: p.group, locked: p.locked });
   const members = new Map<string, Problem['volunteers']>();
   for (const v of volunteers) {
-    const list = members.get(v.group);
-    if (list) list.push(v);
-    else members.set(v.group, [v]);
+    for (const g of v.groups) {
+      const list = members.get(g);
+      if (list) list.push(v);
+      else members.set(g, [v]);
+    }
   }
-  const state: ScheduleState = { problem, shiftVolunteers, volunteerShifts, lockedPairs, hours, members };
+  const state: ScheduleState = { problem, roster, members, offerAddGroup: volunteers.some((v) => v.groups.length > 1) };
 
   const assigned = new Map<string, string[]>();
   const unfilled: string[] = [];
   const conflicts: ScheduleResult['conflicts'] = [];
+  const rosterOut: ScheduleResult['roster'] = [];
   for (const s of shifts) {
-    const members = [...shiftVolunteers[s.index]!].sort((a, b) => a - b);
-    if (members.length > 0)
+    const here = inShift[s.index]!;
+    if (here.length > 0)
       assigned.set(
         s.id,
-        members.map((v) => volunteers[v]!.id),
+        here.map((h) => volunteers[h.volunteer]!.id),
       );
+    const start = isoUtc(s.start);
+    const end = isoUtc(s.end);
+    for (const h of here) rosterOut.push({ shift_id: s.id, group: h.group, volunteer_id: volunteers[h.volunteer]!.id, locked: h.locked, start, end });
     let short = false;
     for (const [group, required] of s.required) {
       if (required <= 0) continue;
-      const count = members.filter((v) => volunteers[v]!.group === group).length;
+      const count = here.filter((h) => h.group === group).length;
       if (count >= required) continue;
       short = true;
       conflicts.push(explainShortfall(state, s.index, group, required, count, suggested.get(`${s.index}\u0000${group}`) ?? []));
@@ -199,23 +201,11 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     }
     if (short) unfilled.push(s.id);
   }
-  const roster: ScheduleResult['roster'] = [];
-  const lockGroup = new Map(problem.locks.map((l) => [pairKey(l.volunteer, l.shift), l.group]));
-  const groupOf = new Map<string, string>();
-  for (const r of results) for (const [v, s] of r.assignments) groupOf.set(pairKey(v, s), r.group);
-  for (const s of shifts) {
-    const start = isoUtc(s.start);
-    const end = isoUtc(s.end);
-    for (const v of [...shiftVolunteers[s.index]!].sort((a, b) => a - b)) {
-      const key = pairKey(v, s.index);
-      const locked = lockedPairs.has(key);
-      roster.push({ shift_id: s.id, group: locked ? lockGroup.get(key)! : groupOf.get(key)!, volunteer_id: volunteers[v]!.id, locked, start, end });
-    }
-  }
+  const hours = volunteers.map((v) => roster.hours(v.index));
   const summaries = new Map<string, { assigned_hours: number; assigned_shifts: string[] }>();
   for (const v of volunteers) {
-    const chrono = [...volunteerShifts[v.index]!].sort((a, b) => shifts[a]!.start - shifts[b]!.start || shifts[a]!.end - shifts[b]!.end || a - b);
-    summaries.set(v.id, { assigned_hours: Math.round(hours[v.index]! * 100) / 100, assigned_shifts: chrono.map((s) => shifts[s]!.id) });
+    const chrono = [...roster.placements(v.index)].sort((a, b) => a.start - b.start || a.end - b.end || a.index - b.index);
+    summaries.set(v.id, { assigned_hours: Math.round(hours[v.index]! * 100) / 100, assigned_shifts: chrono.map((p) => p.id) });
   }
   return {
     assigned_shifts: assigned,
@@ -224,6 +214,6 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     conflicts,
     volunteers: summaries,
     warnings,
-    roster,
+    roster: rosterOut,
   };
 }

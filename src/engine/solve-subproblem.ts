@@ -9,7 +9,7 @@ import { columnValues, formulate, type Formulation } from './formulate.js';
 import { bestGreedyFill, greedyFill } from './greedy.js';
 import { note, runLevels, sum, type LevelState, type PhaseDiagnostics, type PhaseName } from './levels.js';
 import { improveCoverage, improveFairness } from './local-search.js';
-import type { SubproblemIncumbent } from './subproblem-runner.js';
+import type { Assignment, SubproblemIncumbent } from './subproblem-runner.js';
 import { suggestChanges, type ShiftSuggestions, type SuggestStats } from './suggest.js';
 import type { Subproblem } from './subproblem.js';
 
@@ -30,8 +30,8 @@ export interface SubproblemDiagnostics {
 
 export interface SubproblemResult {
   group: string;
-  /** Assignments as [volunteer request index, shift request index]. */
-  assignments: Array<[number, number]>;
+  /** Assignments as [volunteer request index, shift request index, group]. */
+  assignments: Assignment[];
   status: 'optimal' | 'feasible';
   /** Slots filled by new assignments, and a proven upper bound on them. */
   filled: number;
@@ -174,7 +174,7 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
     status: status(proven),
     phases: phases.map(roundPhase),
     ms: budget.now() - started,
-    ...(options.lpText && f ? { lp: f.model.toLpText(f.coverage) } : {}),
+    ...(options.lpText && f ? { lp: f.model.toLpText(f.coverage[0]!.objective) } : {}),
   };
   return {
     group: sub.group,
@@ -187,11 +187,12 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
   };
 }
 
-/** Assignments as [volunteer request index, shift request index] for a 0/1 vector over pairs. */
-function toAssignments(p: Prepared, x: ArrayLike<number>): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+/** Assignments as [volunteer request index, shift request index, group] for a 0/1 vector over pairs. */
+function toAssignments(p: Prepared, x: ArrayLike<number>): Assignment[] {
+  const out: Assignment[] = [];
   for (let pair = 0; pair < p.candShift.length; pair++) {
-    if (x[pair]) out.push([p.sub.volunteers[p.candVolunteer[pair]!]!.index, p.sub.shifts[p.candShift[pair]!]!.index]);
+    const slot = p.sub.shifts[p.candShift[pair]!]!;
+    if (x[pair]) out.push([p.sub.volunteers[p.candVolunteer[pair]!]!.index, slot.index, slot.group]);
   }
   return out;
 }

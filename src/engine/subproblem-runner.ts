@@ -7,6 +7,9 @@ import type { PhaseName } from './levels.js';
 import { solveSubproblem, type SubproblemResult } from './solve-subproblem.js';
 import type { Subproblem } from './subproblem.js';
 
+/** A new assignment: [volunteer request index, shift request index, the group whose slot it fills]. */
+export type Assignment = [volunteer: number, shift: number, group: string];
+
 export interface SubproblemJob {
   sub: Subproblem;
   backend: BackendName;
@@ -18,7 +21,7 @@ export interface SubproblemJob {
 
 /** A better schedule of one subproblem, as it is found. */
 export interface SubproblemIncumbent {
-  assignments: Array<[number, number]>;
+  assignments: Assignment[];
   phase: PhaseName;
   /** The proven upper bound on slots filled at that moment. */
   fillBound: number;
@@ -27,7 +30,7 @@ export interface SubproblemIncumbent {
 export type SubproblemOutcome =
   | { kind: 'done'; result: SubproblemResult }
   /** The solver did not answer (crashed, hung, cancelled before it started): its best schedule, if any. */
-  | { kind: 'lost'; reason: string; incumbent?: Array<[number, number]> };
+  | { kind: 'lost'; reason: string; incumbent?: Assignment[] };
 
 export interface RunOptions {
   /** Aborting stops the job: a queued job at once, a running one with its best schedule so far. */

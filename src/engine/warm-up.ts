@@ -3,7 +3,7 @@
 import type { SolverBackend } from './backends/backend.js';
 import { Budget } from './budget.js';
 import { solveSubproblem } from './solve-subproblem.js';
-import type { Subproblem } from './subproblem.js';
+import { plainSlot, plainVolunteer, type Subproblem } from './subproblem.js';
 
 const HOUR = 3_600_000;
 /** Ample for the tiny model: the warm-up must run every phase, not race a clock. */
@@ -14,14 +14,12 @@ export function warmUp(backend: SolverBackend): void {
   // LP, MIP and local-search paths all run.
   const sub: Subproblem = {
     group: 'warm-up',
-    volunteers: [
-      { index: 0, id: 'a', cap: 8, locks: [] },
-      { index: 1, id: 'b', cap: 4, locks: [] },
-    ],
+    groups: ['warm-up'],
+    volunteers: [plainVolunteer(0, 'a', 'warm-up', 8), plainVolunteer(1, 'b', 'warm-up', 4)],
     shifts: [
-      { index: 0, id: 's0', start: 0, end: 4 * HOUR, hours: 4, required: 1, locked: 0 },
-      { index: 1, id: 's1', start: 4 * HOUR, end: 12 * HOUR, hours: 8, required: 1, locked: 0 },
-      { index: 2, id: 's2', start: 2 * HOUR, end: 6 * HOUR, hours: 4, required: 2, locked: 0 },
+      plainSlot(0, 's0', 'warm-up', 0, 4 * HOUR, 1),
+      plainSlot(1, 's1', 'warm-up', 4 * HOUR, 12 * HOUR, 1),
+      plainSlot(2, 's2', 'warm-up', 2 * HOUR, 6 * HOUR, 2),
     ],
   };
   solveSubproblem(sub, { backend, budget: new Budget(Date.now() + WARM_UP_MS) });

@@ -131,7 +131,7 @@ export interface Window {
    */
   start: string;
   /**
-   * End of the window (UTC, Z suffix); strictly after start.
+   * End of the window (UTC, Z suffix).
    */
   end: string;
   [k: string]: unknown;
@@ -211,7 +211,7 @@ export interface Window1 {
    */
   start: string;
   /**
-   * End of the window (UTC, Z suffix); strictly after start.
+   * End of the window (UTC, Z suffix).
    */
   end: string;
   [k: string]: unknown;
@@ -573,7 +573,7 @@ export interface Diagnostics {
    */
   subproblems: {
     /**
-     * The group.
+     * The subproblem's groups: one group, or the groups joined by ' + ' that volunteers with additional_groups connect into one subproblem.
      */
     group: string;
     /**
@@ -597,7 +597,7 @@ export interface Diagnostics {
      */
     status: 'optimal' | 'feasible';
     /**
-     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots), staffing_lp and staffing (fully staffed shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). A step that was not needed is absent.
+     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), staffing_lp and staffing (fully staffed shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). A step that was not needed is absent.
      *
      * Items: One phase.
      */
@@ -630,6 +630,10 @@ export interface Diagnostics {
        * Why the step ended as it did, where that is not obvious.
        */
       note?: string;
+      /**
+       * For coverage_lp and coverage in a subproblem with several priority classes: the class this phase maximizes (5 first). Absent with one class.
+       */
+      priority?: number;
       [k: string]: unknown;
     }[];
     /**

@@ -10,12 +10,43 @@ async function scheduled(request: Json): Promise<Json> {
 }
 
 /** The request with one suggestion applied, as a coordinator would apply it. */
+/** The request with the suggestion applied, as a coordinator would apply it. */
 export function applySuggestion(request: Json, s: Json): Json {
   const next = structuredClone(request);
-  if (s.code === 'raise_max_hours') next.volunteers.find((v: Json) => v.id === s.volunteer_id).max_hours = s.max_hours;
-  else if (s.code === 'remove_lock')
-    next.current_assignments = next.current_assignments.filter((a: Json) => !(a.volunteer_id === s.volunteer_id && a.shift_id === s.shift_id));
-  else for (let i = 0; i < s.count; i++) next.volunteers.push({ id: `added-${s.group}-${i}`, group: s.group, max_hours: 999 });
+  const v = next.volunteers.find((x: Json) => x.id === s.volunteer_id);
+  switch (s.code) {
+    case 'raise_max_hours':
+      v.max_hours = s.max_hours;
+      break;
+    case 'remove_lock':
+      next.current_assignments = next.current_assignments.filter((a: Json) => !(a.volunteer_id === s.volunteer_id && a.shift_id === s.shift_id));
+      break;
+    case 'extend_availability': {
+      const [start, end] = [Date.parse(s.window.start), Date.parse(s.window.end)];
+      if (v.available) v.available.push(s.window);
+      // The parts of unavailable windows inside the new window go.
+      if (v.unavailable) {
+        v.unavailable = v.unavailable.flatMap((w: Json) => {
+          const [a, b] = [Date.parse(w.start), Date.parse(w.end)];
+          if (b <= start || a >= end) return [w];
+          const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+          return [...(a < start ? [{ start: w.start, end: iso(start) }] : []), ...(b > end ? [{ start: iso(end), end: w.end }] : [])];
+        });
+      }
+      break;
+    }
+    case 'reduce_rest':
+      v.min_rest_hours = s.min_rest_hours;
+      break;
+    case 'raise_max_shifts_per_day':
+      v.max_shifts_per_day = s.max_shifts_per_day;
+      break;
+    case 'add_group':
+      v.additional_groups = [...(v.additional_groups ?? []), s.group];
+      break;
+    default:
+      for (let i = 0; i < s.count; i++) next.volunteers.push({ id: `added-${s.group}-${i}`, group: s.group, max_hours: 999 });
+  }
   return next;
 }
 
@@ -85,13 +116,15 @@ describe('explanations: suggestions confirmed by re-solving', function () {
   it('says which short shifts were not explored when the time runs out', async () => {
     const { solveSubproblem } = await import('../../src/engine/solve-subproblem.js');
     const { Budget } = await import('../../src/engine/budget.js');
+    const { plainSlot, plainVolunteer } = await import('../../src/engine/subproblem.js');
     const HOUR = 3_600_000;
     let clock = 0;
     const result = solveSubproblem(
       {
         group: 'k',
-        volunteers: [{ index: 0, id: 'v', cap: 4, locks: [] }],
-        shifts: [0, 1, 2].map((i) => ({ index: i, id: `s${i}`, start: i * 5 * HOUR, end: (i * 5 + 4) * HOUR, hours: 4, required: 1, locked: 0 })),
+        groups: ['k'],
+        volunteers: [plainVolunteer(0, 'v', 'k', 4)],
+        shifts: [0, 1, 2].map((i) => plainSlot(i, `s${i}`, 'k', i * 5 * HOUR, (i * 5 + 4) * HOUR, 1)),
       },
       { budget: new Budget(100, () => (clock += 40)) },
     );

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { SolverPool, type Timers } from '../../src/engine/pool/solver-pool.js';
 import { Budget } from '../../src/engine/budget.js';
 import type { SubproblemJob } from '../../src/engine/subproblem-runner.js';
-import type { Subproblem } from '../../src/engine/subproblem.js';
+import { plainSlot, plainVolunteer, type Subproblem } from '../../src/engine/subproblem.js';
 import { scheduleProblem } from '../../src/engine/schedule.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
@@ -15,8 +15,9 @@ import { shift, volunteer } from '../helpers/engine.js';
 const HOUR = 3_600_000;
 const sub = (group: string): Subproblem => ({
   group,
-  volunteers: [{ index: 0, id: 'a', cap: 8, locks: [] }],
-  shifts: [{ index: 0, id: 's', start: 0, end: 4 * HOUR, hours: 4, required: 1, locked: 0 }],
+  groups: [group],
+  volunteers: [plainVolunteer(0, 'a', group, 8)],
+  shifts: [plainSlot(0, 's', group, 0, 4 * HOUR, 1)],
 });
 const job = (group: string): SubproblemJob => ({
   sub: sub(group),
@@ -79,7 +80,7 @@ describe('solver pool', function () {
     expect(timers.waits()).to.have.length(1);
     expect(timers.waits()[0]).to.be.greaterThan(2000);
     timers.fireAll();
-    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver passed its deadline and was stopped', incumbent: [[0, 0]] });
+    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver passed its deadline and was stopped', incumbent: [[0, 0, 'hang']] });
     expect(pool.stats()).to.deep.equal({ size: 1, busy: 0, queued: 0 });
     await pool.ready();
     expect((await pool.run(job('ok'))).kind).to.equal('done');
@@ -95,7 +96,7 @@ describe('solver pool', function () {
     const replaced = once(pool, 'replaced');
     timers.fireAll();
     expect(await replaced).to.deep.equal(['the solver did not stop when cancelled and was stopped']);
-    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver did not stop when cancelled and was stopped', incumbent: [[0, 0]] });
+    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver did not stop when cancelled and was stopped', incumbent: [[0, 0, 'hang']] });
     await pool.ready();
     expect((await pool.run(job('ok'))).kind).to.equal('done');
   });

@@ -30,15 +30,13 @@ export async function solve(request: unknown, call: Partial<ScheduleCall> = {}):
   return { result: JSON.parse(answer.json) as Json, json: answer.json, status: answer.output.status };
 }
 
-/** Slots filled: per (shift, group), the volunteers of the group in the shift, up to the headcount. */
+/** Slots filled: per (shift, group), the roster's entries filling the group in the shift, up to the headcount. */
 export function filledSlots(request: Json, result: Json): number {
-  const groupOf = new Map<string, string>(request.volunteers.map((v: Json) => [v.id, v.group]));
+  const count = new Map<string, number>();
+  for (const r of result.roster as Json[]) count.set(`${r.shift_id}\u0000${r.group}`, (count.get(`${r.shift_id}\u0000${r.group}`) ?? 0) + 1);
   let total = 0;
   for (const s of request.unassigned_shifts) {
-    const members: string[] = result.assigned_shifts[s.id] ?? [];
-    for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) {
-      total += Math.min(n, members.filter((v) => groupOf.get(v) === g).length);
-    }
+    for (const [g, n] of Object.entries(s.required_groups as Record<string, number>)) total += Math.min(n, count.get(`${s.id}\u0000${g}`) ?? 0);
   }
   return total;
 }

@@ -6,7 +6,7 @@
 import { EventEmitter, once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { CANCEL_GRACE_MS, DEADLINE_GRACE_MS } from '../budget.js';
-import type { RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
+import type { Assignment, RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
 import { CANCELLED, type FromWorker } from './messages.js';
 
 interface Job {
@@ -15,7 +15,7 @@ interface Job {
   options: RunOptions;
   resolve: (outcome: SubproblemOutcome) => void;
   cancel: SharedArrayBuffer;
-  incumbent?: Array<[number, number]>;
+  incumbent?: Assignment[];
   timer?: unknown;
   onAbort?: () => void;
 }

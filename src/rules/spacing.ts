@@ -1,0 +1,212 @@
+// The spacing rule: two shifts of one volunteer conflict when they overlap or leave less than the
+// volunteer's rest between them: with rest r, s and t conflict when t.start < s.end + r and
+// s.start < t.end + r (r = 0: plain overlap; touching shifts never conflict). Widening every
+// shift's end by r keeps the conflicts an interval graph, so the MIP rows stay one "at most one"
+// row per maximal clique: as tight as the overlaps alone were. Owns the explanation (overlap,
+// locked_overlap, higher_priority, rest), the reduce_rest relaxation and the lock warnings.
+import type { Detail, Suggestion, Warning } from '../types/schema-types.js';
+import { formatHours, formatWindow } from '../input/format.js';
+import { displayName, MS_PER_HOUR, type Lock, type Problem } from '../input/problem.js';
+import type { CappedEntries } from '../input/entry-caps.js';
+import type { Placement, RuleShift, RuleVolunteer } from './model.js';
+import type { RowContext } from './rows.js';
+import { lockPointer } from './lock-pointer.js';
+
+type Span = Pick<RuleShift, 'start' | 'end'>;
+
+export const restMs = (v: Pick<RuleVolunteer, 'restHours'>): number => v.restHours * MS_PER_HOUR;
+
+/** Whether two shifts of the volunteer conflict (overlap, or too little rest between them). */
+export function conflicts(v: Pick<RuleVolunteer, 'restHours'>, a: Span, b: Span): boolean {
+  const r = restMs(v);
+  return a.start < b.end + r && b.start < a.end + r;
+}
+
+/** Hours between two shifts that do not overlap (0 when they touch). */
+export function gapHours(a: Span, b: Span): number {
+  return Math.max(a.start - b.end, b.start - a.end, 0) / MS_PER_HOUR;
+}
+
+/**
+ * Maximal cliques of the conflict graph on `windows` for rest r: the maximal sets of windows
+ * that pairwise conflict, as index lists in time order. One sweep over starts and widened ends;
+ * ends sort before starts at the same instant (touching is not conflicting).
+ */
+export function conflictCliques(windows: readonly Span[], r = 0): number[][] {
+  const events: Array<[time: number, kind: 0 | 1, index: number]> = [];
+  windows.forEach((w, i) => {
+    events.push([w.start, 1, i], [w.end + r, 0, i]);
+  });
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  const active = new Set<number>();
+  const cliques: number[][] = [];
+  let lastWasStart = false;
+  for (const [, kind, index] of events) {
+    if (kind === 1) {
+      active.add(index);
+      lastWasStart = true;
+    } else {
+      // The active set just before the first end after a run of starts is a maximal clique.
+      if (lastWasStart) cliques.push([...active].sort((a, b) => a - b));
+      active.delete(index);
+      lastWasStart = false;
+    }
+  }
+  return cliques;
+}
+
+/**
+ * Per volunteer: the maximal cliques of their candidate slots (as pair indexes), those with at
+ * least two members. The cliques of all slots are found once per distinct rest and restricted
+ * to each volunteer's candidates: every conflicting pair lies in one of them.
+ */
+export function volunteerCliques(c: Pick<RowContext, 'volunteers' | 'slots' | 'byVolunteer' | 'pairSlot'>): number[][][] {
+  const byRest = new Map<number, number[][]>();
+  return c.byVolunteer.map((pairs, vi) => {
+    const r = restMs(c.volunteers[vi]!);
+    let slotCliques = byRest.get(r);
+    if (!slotCliques) {
+      slotCliques = conflictCliques(c.slots, r).filter((k) => k.length > 1);
+      byRest.set(r, slotCliques);
+    }
+    const pairOfSlot = new Map<number, number>();
+    for (const pair of pairs) pairOfSlot.set(c.pairSlot[pair]!, pair);
+    const seen = new Set<string>();
+    const mine: number[][] = [];
+    for (const clique of slotCliques) {
+      const members = clique.flatMap((s) => (pairOfSlot.has(s) ? [pairOfSlot.get(s)!] : []));
+      if (members.length < 2) continue;
+      const key = members.join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      mine.push(members);
+    }
+    return mine;
+  });
+}
+
+/** MIP rows: at most one slot of each clique of mutually conflicting candidate slots per volunteer. */
+export function spacingRows(c: RowContext): void {
+  volunteerCliques(c).forEach((cliques, vi) => {
+    cliques.forEach((pairs, k) =>
+      c.addRow(
+        `clique_${c.vName(vi)}_c${k}`,
+        -Infinity,
+        1,
+        pairs,
+        pairs.map(() => 1),
+      ),
+    );
+  });
+}
+
+export type SpacingCode = 'overlap' | 'locked_overlap' | 'higher_priority' | 'rest';
+
+/** Which explanation a conflicting placement gives for shift s. */
+export function spacingCode(other: Placement, s: RuleShift): SpacingCode {
+  if (!(other.start < s.end && s.start < other.end)) return 'rest';
+  if (other.locked) return 'locked_overlap';
+  return other.priority > s.priority ? 'higher_priority' : 'overlap';
+}
+
+export function spacingDetail(v: RuleVolunteer, other: Placement, s: RuleShift): { detail: Detail; sentence: string } {
+  const code = spacingCode(other, s);
+  const name = displayName(v);
+  const where = `'${other.id}' ${formatWindow(other.start, other.end)}`;
+  switch (code) {
+    case 'locked_overlap':
+      return { detail: { code, volunteer_id: v.id, shift_id: other.id }, sentence: `${name} is locked into ${where}, which overlaps.` };
+    case 'overlap':
+      return { detail: { code, volunteer_id: v.id, shift_id: other.id }, sentence: `${name} is in ${where}, which overlaps.` };
+    case 'higher_priority':
+      return {
+        detail: { code, volunteer_id: v.id, shift_id: other.id, priority: other.priority },
+        sentence: `${name} is in ${where}, which overlaps and has a higher priority (${other.priority} against ${s.priority}).`,
+      };
+    case 'rest': {
+      const gap = gapHours(other, s);
+      return {
+        detail: {
+          code,
+          volunteer_id: v.id,
+          shift_id: other.id,
+          locked: other.locked,
+          min_rest_hours: v.restHours,
+          rest_hours: Math.round(gap * 100) / 100,
+        },
+        sentence: `${name} is ${other.locked ? 'locked into' : 'in'} ${where}, which would leave ${formatHours(gap)} hours of rest; they need ${formatHours(v.restHours)}.`,
+      };
+    }
+  }
+}
+
+/**
+ * The relaxation: the largest min_rest_hours (rounded down to 2 decimals) with which none of
+ * `clashes` conflicts with s; undefined when one of them overlaps s (no rest would help).
+ */
+export function reducedRest(clashes: readonly Placement[], s: RuleShift): number | undefined {
+  let rest = Infinity;
+  for (const other of clashes) {
+    if (other.start < s.end && s.start < other.end) return undefined;
+    rest = Math.min(rest, gapHours(other, s));
+  }
+  return Number.isFinite(rest) ? Math.floor(rest * 100 + 1e-6) / 100 : undefined;
+}
+
+export function reduceRest(v: RuleVolunteer, minRestHours: number): Suggestion {
+  return { code: 'reduce_rest', volunteer_id: v.id, min_rest_hours: minRestHours, filled: 1 };
+}
+
+export function reduceRestSentence(v: RuleVolunteer, minRestHours: number): string {
+  return `Lowering the min_rest_hours of ${displayName(v)} from ${formatHours(v.restHours)} to ${formatHours(minRestHours)} would fill one more slot`;
+}
+
+/**
+ * One warning per conflicting pair of a volunteer's locks: lock_overlap when they overlap,
+ * lock_rest when they leave too little rest. Sorted by start, the locks conflicting with lock i
+ * are exactly those after it starting before its widened end (durations are positive), found by
+ * binary search; pairs past the cap are counted without being written.
+ */
+export function spacingLockWarnings(problem: Problem, vi: number, list: readonly Lock[], out: CappedEntries<Warning>): void {
+  const { volunteers, shifts } = problem;
+  const v = volunteers[vi]!;
+  const r = restMs(v);
+  const chrono = [...list].sort((a, b) => shifts[a.shift]!.start - shifts[b.shift]!.start || a.requestIndex - b.requestIndex);
+  const starts = chrono.map((l) => shifts[l.shift]!.start);
+  for (let i = 0; i < chrono.length; i++) {
+    const a = shifts[chrono[i]!.shift]!;
+    const overlapEnd = firstAtOrAfter(starts, a.end, i + 1);
+    const restEnd = r > 0 ? firstAtOrAfter(starts, a.end + r, overlapEnd) : overlapEnd;
+    for (let j = i + 1; j < restEnd; j++) {
+      const code = j < overlapEnd ? 'lock_overlap' : 'lock_rest';
+      if (out.full(code)) {
+        out.addUnlisted(code, (code === 'lock_overlap' ? overlapEnd : restEnd) - j);
+        if (code === 'lock_rest') break;
+        j = overlapEnd - 1;
+        continue;
+      }
+      const b = shifts[chrono[j]!.shift]!;
+      const later = Math.max(chrono[i]!.requestIndex, chrono[j]!.requestIndex);
+      out.add(code, () => ({
+        code,
+        message:
+          code === 'lock_overlap'
+            ? `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end)}) and '${b.id}' (${formatWindow(b.start, b.end)}), which overlap; both are kept.`
+            : `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end)}) and '${b.id}' (${formatWindow(b.start, b.end)}), ${formatHours(gapHours(a, b))} hours apart, less than their rest of ${formatHours(v.restHours)} hours; both are kept.`,
+        pointer: lockPointer({ requestIndex: later }),
+      }));
+    }
+  }
+}
+
+/** The first index >= from whose value is >= target, in an ascending array. */
+function firstAtOrAfter(sorted: readonly number[], target: number, from: number): number {
+  let lo = from;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
