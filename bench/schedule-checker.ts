@@ -1,10 +1,14 @@
 // An independent checker of schedule results, written from the contract alone: it imports
-// nothing from src/engine. Given a request and the result the service returned, it verifies
-// groups, headcounts, hours, overlaps, locks, lock-break warnings, summaries, the fairness
-// score, the unfilled list, and every conflict's counts and reasons. It returns the list of
-// violations (empty when the result is right), each with a code and the ids it is about, so a
-// test can assert exactly which rule broke and where. It lives with the benchmarks, which check
-// every schedule they time; the tests use it through test/helpers/schedule-checker.ts.
+// nothing from src/engine or src/rules. Given a request and the result the service returned, it
+// verifies the roster, groups (additional groups included), headcounts, availability, rest
+// (overlap when the rest is 0), daily limits in the rules' time zone, hours, locks and their
+// groups, lock-break warnings, summaries, the fairness score, the unfilled list, every conflict's
+// counts, that every structured reason is true, and that every suggestion, applied, fills a slot
+// without breaking a rule or emptying another slot. It returns the list of violations (empty when
+// the result is right), each with a code and the ids it is about, so a test can assert exactly
+// which rule broke and where. It lives with the benchmarks, which check every schedule they time;
+// the tests use it through test/helpers/schedule-checker.ts, and the exhaustive search of the
+// tests reads requests with its readRequest and rule predicates.
 import { loadSchemas, type SchemaRegistry } from '../src/input/schema-registry.js';
 
 let registry: SchemaRegistry | undefined;
@@ -17,7 +21,7 @@ export interface Violation {
   code: ViolationCode;
   volunteer?: string;
   shift?: string;
-  /** The second shift of an overlap. */
+  /** The second shift of an overlap or a rest conflict. */
   other?: string;
   group?: string;
   message: string;
@@ -31,9 +35,19 @@ export type ViolationCode =
   | 'repeated_volunteer'
   | 'unknown_volunteer'
   | 'volunteer_order'
+  | 'roster_mismatch'
+  | 'roster_order'
+  | 'roster_times'
+  | 'roster_locked'
+  | 'two_slots_one_shift'
   | 'lock_dropped'
+  | 'lock_group'
+  | 'wrong_group'
   | 'group_not_required'
   | 'over_headcount'
+  | 'unavailable'
+  | 'rest'
+  | 'max_shifts_per_day'
   | 'over_max_hours'
   | 'added_past_locked_hours'
   | 'overlap'
@@ -51,40 +65,309 @@ export type ViolationCode =
   | 'unknown_reason'
   | 'fillable_slot'
   | 'too_many_named'
+  | 'false_suggestion'
   | 'lock_warning_missing';
 
 type Names = Omit<Violation, 'code' | 'message'>;
-
-const hoursOf = (s: Json): number => (Date.parse(s.end) - Date.parse(s.start)) / 3_600_000;
-const overlapping = (a: Json, b: Json): boolean => Date.parse(a.start) < Date.parse(b.end) && Date.parse(b.start) < Date.parse(a.end);
+type Fail = (code: ViolationCode, names: Names, message: string) => void;
 
 export interface CheckOptions {
   /** Allow the `time_limit` detail (a solve that stopped before completing). */
   allowIncomplete?: boolean;
 }
 
+const HOUR = 3_600_000;
+const EPS = 1e-9;
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+// ---------------------------------------------------------------------------------------------
+// The request, read once: volunteers with their groups and rules, shifts with their day and
+// priority, and the locks (a pair listed twice kept once).
+
+/** A time window in epoch milliseconds. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export interface Volunteer {
+  id: string;
+  /** Request index. */
+  i: number;
+  group: string;
+  /** `group`, then additional_groups (a repeat of `group` ignored). */
+  groups: readonly string[];
+  maxHours: number;
+  /** max_hours, with 999 as unlimited. */
+  cap: number;
+  /** The union of the available windows (merged, sorted); undefined when always available. */
+  available: Span[] | undefined;
+  unavailable: Span[];
+  /** The volunteer's rest: min_rest_hours, else rules.min_rest_hours, else 0. */
+  restHours: number;
+  /** max_shifts_per_day, else the rules' value; undefined when there is no limit. */
+  maxPerDay: number | undefined;
+}
+
+export interface Shift extends Span {
+  id: string;
+  i: number;
+  hours: number;
+  priority: number;
+  required: Record<string, number>;
+  /** The calendar day of the start in the rules' time zone, YYYY-MM-DD. */
+  day: string;
+}
+
+export interface Lock {
+  v: Volunteer;
+  s: Shift;
+  /** Index in current_assignments (the first, for a repeated pair). */
+  index: number;
+}
+
+export interface RequestFacts {
+  volunteers: Volunteer[];
+  shifts: Shift[];
+  vById: Map<string, Volunteer>;
+  sById: Map<string, Shift>;
+  locks: Lock[];
+  timezone: string;
+}
+
+export const pairKey = (v: string, s: string): string => `${v}\u0000${s}`;
+const overlapping = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
+const span = (w: Json): Span => ({ start: Date.parse(w.start), end: Date.parse(w.end) });
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** YYYY-MM-DD of an instant in an IANA time zone, by Intl (not the engine's date library). */
+function localDay(ms: number, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(ms);
+  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** Windows merged into a sorted union (touching windows join). */
+function union(spans: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const w of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = out.at(-1);
+    if (last && w.start <= last.end) last.end = Math.max(last.end, w.end);
+    else out.push({ ...w });
+  }
+  return out;
+}
+
+export function readRequest(request: Json): RequestFacts {
+  const rules: Json = request.rules ?? {};
+  const timezone: string = rules.timezone ?? 'UTC';
+  const volunteers: Volunteer[] = (request.volunteers as Json[]).map((v, i) => ({
+    id: v.id,
+    i,
+    group: v.group,
+    groups: [...new Set<string>([v.group, ...(v.additional_groups ?? [])])],
+    maxHours: v.max_hours,
+    cap: v.max_hours === 999 ? Infinity : v.max_hours,
+    available: v.available === undefined ? undefined : union((v.available as Json[]).map(span)),
+    unavailable: ((v.unavailable ?? []) as Json[]).map(span),
+    restHours: v.min_rest_hours ?? rules.min_rest_hours ?? 0,
+    maxPerDay: v.max_shifts_per_day ?? rules.max_shifts_per_day,
+  }));
+  const shifts: Shift[] = (request.unassigned_shifts as Json[]).map((s, i) => {
+    const { start, end } = span(s);
+    return { id: s.id, i, start, end, hours: (end - start) / HOUR, priority: s.priority ?? 1, required: s.required_groups, day: localDay(start, timezone) };
+  });
+  const vById = new Map(volunteers.map((v) => [v.id, v]));
+  const sById = new Map(shifts.map((s) => [s.id, s]));
+  const seen = new Set<string>();
+  const locks: Lock[] = [];
+  ((request.current_assignments ?? []) as Json[]).forEach((a, index) => {
+    const key = pairKey(a.volunteer_id, a.shift_id);
+    if (seen.has(key)) return;
+    seen.add(key);
+    locks.push({ v: vById.get(a.volunteer_id)!, s: sById.get(a.shift_id)!, index });
+  });
+  return { volunteers, shifts, vById, sById, locks, timezone };
+}
+
+/** Whether the shift lies wholly inside the union of the volunteer's available windows. */
+const insideAvailable = (v: Volunteer, s: Span): boolean => !v.available || v.available.some((w) => w.start <= s.start && s.end <= w.end);
+/** The first unavailable window of the volunteer that the shift overlaps. */
+const unavailableWindow = (v: Volunteer, s: Span): Span | undefined => v.unavailable.find((w) => overlapping(w, s));
+/** Availability rules out a new assignment of the volunteer to the shift. */
+export const excluded = (v: Volunteer, s: Span): boolean => !insideAvailable(v, s) || unavailableWindow(v, s) !== undefined;
+/** Two shifts of the volunteer closer than the volunteer's rest (with rest 0: overlapping). */
+export function tooClose(v: Volunteer, a: Span, b: Span): boolean {
+  const rest = v.restHours * HOUR;
+  return b.start < a.end + rest && a.start < b.end + rest;
+}
+
+/**
+ * The group whose slot each lock fills (by pairKey): per shift, in current_assignments order,
+ * the first of the volunteer's groups the shift requires that still has room after the locks
+ * before it; when none has room, the first it requires; null when it requires none.
+ */
+export function lockGroups(locks: readonly Lock[], groupsOf: (v: Volunteer) => readonly string[] = (v) => v.groups): Map<string, string | null> {
+  const placed = new Map<string, number>();
+  const out = new Map<string, string | null>();
+  for (const { v, s } of locks) {
+    const required = groupsOf(v).filter((g) => (s.required[g] ?? 0) > 0);
+    const group = required.find((g) => (placed.get(pairKey(s.id, g)) ?? 0) < s.required[g]!) ?? required[0] ?? null;
+    if (group !== null) placed.set(pairKey(s.id, group), (placed.get(pairKey(s.id, group)) ?? 0) + 1);
+    out.set(pairKey(v.id, s.id), group);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules every new assignment keeps. Each reports through `fail`; the same functions check the
+// schedule and each suggestion applied to it.
+
+interface Assignment {
+  v: Volunteer;
+  s: Shift;
+  group: string | null;
+  locked: boolean;
+}
+
+/** A new assignment fills a slot of one of the volunteer's groups that the shift requires. */
+function groupRule(a: Assignment, fail: Fail): void {
+  if (a.locked) return;
+  if (a.group === null || !a.v.groups.includes(a.group))
+    fail(
+      'wrong_group',
+      { volunteer: a.v.id, shift: a.s.id, group: a.group ?? undefined },
+      `${a.v.id} added to ${a.s.id} for group ${a.group}, not one of theirs`,
+    );
+  else if (!((a.s.required[a.group] ?? 0) > 0))
+    fail('group_not_required', { volunteer: a.v.id, shift: a.s.id, group: a.group }, `${a.v.id} added to ${a.s.id}, which does not require group ${a.group}`);
+}
+
+/** Per shift: one slot per volunteer, and no group past its headcount with new assignments. */
+function shiftRules(s: Shift, list: readonly Assignment[], fail: Fail): void {
+  const byGroup = new Map<string, { all: number; added: number }>();
+  const seen = new Set<string>();
+  for (const a of list) {
+    groupRule(a, fail);
+    if (seen.has(a.v.id)) fail('two_slots_one_shift', { volunteer: a.v.id, shift: s.id }, `${a.v.id} fills two slots of ${s.id}`);
+    seen.add(a.v.id);
+    if (a.group === null) continue;
+    const c = byGroup.get(a.group) ?? { all: 0, added: 0 };
+    c.all++;
+    if (!a.locked) c.added++;
+    byGroup.set(a.group, c);
+  }
+  for (const [g, c] of byGroup) {
+    const required = s.required[g] ?? 0;
+    if (c.added > 0 && c.all > required)
+      fail('over_headcount', { shift: s.id, group: g }, `${s.id} group ${g}: ${c.all} volunteers for ${required} slots with ${c.added} added`);
+  }
+}
+
+/** Per volunteer: availability, rest and overlaps, the daily limit and hours, for new assignments. */
+function volunteerRules(v: Volunteer, mine: readonly Assignment[], fail: Fail): void {
+  for (const a of mine) {
+    if (a.locked) continue;
+    if (!insideAvailable(v, a.s)) fail('unavailable', { volunteer: v.id, shift: a.s.id }, `${v.id} added to ${a.s.id}, outside their available windows`);
+    else if (unavailableWindow(v, a.s))
+      fail('unavailable', { volunteer: v.id, shift: a.s.id }, `${v.id} added to ${a.s.id}, which overlaps an unavailable window`);
+  }
+  for (let i = 0; i < mine.length; i++) {
+    for (let j = i + 1; j < mine.length; j++) {
+      const [a, b] = [mine[i]!, mine[j]!];
+      if (a.locked && b.locked) continue;
+      if (overlapping(a.s, b.s)) fail('overlap', { volunteer: v.id, shift: a.s.id, other: b.s.id }, `${v.id} is in overlapping ${a.s.id} and ${b.s.id}`);
+      else if (tooClose(v, a.s, b.s))
+        fail('rest', { volunteer: v.id, shift: a.s.id, other: b.s.id }, `${v.id} is in ${a.s.id} and ${b.s.id}, less than ${v.restHours} h apart`);
+    }
+  }
+  if (v.maxPerDay !== undefined) {
+    const days = new Map<string, Assignment[]>();
+    for (const a of mine) days.set(a.s.day, [...(days.get(a.s.day) ?? []), a]);
+    for (const [day, list] of days) {
+      const added = list.find((a) => !a.locked);
+      if (added && list.length > v.maxPerDay)
+        fail(
+          'max_shifts_per_day',
+          { volunteer: v.id, shift: added.s.id },
+          `${v.id} has ${list.length} shifts starting on ${day}, over ${v.maxPerDay}, with additions`,
+        );
+    }
+  }
+  const total = mine.reduce((t, a) => t + a.s.hours, 0);
+  const lockedHours = mine.reduce((t, a) => t + (a.locked ? a.s.hours : 0), 0);
+  if (mine.some((a) => !a.locked)) {
+    if (total > v.cap + 1e-6) fail('over_max_hours', { volunteer: v.id }, `${v.id} has ${total} h over max_hours ${v.maxHours} with additions`);
+    if (lockedHours > v.cap + 1e-6) fail('added_past_locked_hours', { volunteer: v.id }, `${v.id} locked over max_hours yet got more`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** The assignments of a result: the pairs of assigned_shifts, with the groups of the roster. */
+interface Schedule {
+  byShift: Map<string, Assignment[]>;
+  byVolunteer: Map<string, Assignment[]>;
+  hours: Map<string, number>;
+}
+
 export function checkSchedule(request: Json, result: Json, options: CheckOptions = {}): Violation[] {
   const problems: Violation[] = [];
-  const fail = (code: ViolationCode, names: Names, message: string): void => {
-    if (problems.length < 50) problems.push({ code, ...names, message });
+  const fail: Fail = (code, names, message) => {
+    const named: Names = {};
+    for (const [key, x] of Object.entries(names) as Array<[keyof Names, string | undefined]>) if (x !== undefined) named[key] = x;
+    if (problems.length < 50) problems.push({ code, ...named, message });
   };
   const validate = schemas().validator('schedule-result');
   if (!validate(result)) fail('schema', {}, `schema: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+  const facts = readRequest(request);
+  const schedule = readSchedule(facts, result, fail);
+  for (const s of facts.shifts) shiftRules(s, schedule.byShift.get(s.id)!, fail);
+  for (const v of facts.volunteers) volunteerRules(v, schedule.byVolunteer.get(v.id)!, fail);
+  checkSummaries(facts, schedule, result, fail);
+  checkConflicts(facts, schedule, result, options, fail);
+  checkLockWarnings(facts, result, fail);
+  return problems;
+}
 
-  const volunteers: Json[] = request.volunteers;
-  const shifts: Json[] = request.unassigned_shifts;
-  const vById = new Map<string, Json>(volunteers.map((v, i) => [v.id as string, { ...v, i }]));
-  const sById = new Map<string, Json>(shifts.map((s, i) => [s.id as string, { ...s, i }]));
-  const cap = (v: Json): number => (v.max_hours === 999 ? Infinity : v.max_hours);
-  const locked = new Set<string>();
-  for (const a of request.current_assignments ?? []) locked.add(`${a.volunteer_id}\u0000${a.shift_id}`);
-  const isLocked = (v: string, s: string): boolean => locked.has(`${v}\u0000${s}`);
+/** assigned_shifts, the roster and the locks, read and checked against each other. */
+function readSchedule(facts: RequestFacts, result: Json, fail: Fail): Schedule {
+  const inShift = readAssignedShifts(facts, result, fail);
+  const lockGroup = lockGroups(facts.locks);
+  const rosterGroup = readRoster(facts, result, inShift, lockGroup, fail);
+  for (const { v, s } of facts.locks) {
+    if (!inShift.get(s.id)?.includes(v.id)) fail('lock_dropped', { volunteer: v.id, shift: s.id }, `locked assignment ${v.id} -> ${s.id} was not kept`);
+  }
+  const byShift = new Map<string, Assignment[]>(facts.shifts.map((s) => [s.id, []]));
+  const byVolunteer = new Map<string, Assignment[]>(facts.volunteers.map((v) => [v.id, []]));
+  for (const s of facts.shifts) {
+    for (const vid of new Set(inShift.get(s.id) ?? [])) {
+      const v = facts.vById.get(vid);
+      if (!v) continue;
+      const key = pairKey(vid, s.id);
+      const locked = lockGroup.has(key);
+      // A pair the roster lacks (reported) is given the group the rules would give it.
+      const inferred = locked ? lockGroup.get(key)! : (v.groups.find((g) => (s.required[g] ?? 0) > 0) ?? v.group);
+      const a: Assignment = { v, s, group: rosterGroup.has(key) ? rosterGroup.get(key)! : inferred, locked };
+      byShift.get(s.id)!.push(a);
+      byVolunteer.get(vid)!.push(a);
+    }
+  }
+  const hours = new Map(facts.volunteers.map((v) => [v.id, byVolunteer.get(v.id)!.reduce((t, a) => t + a.s.hours, 0)]));
+  return { byShift, byVolunteer, hours };
+}
 
-  // assigned_shifts: known ids, request order, no empty lists, no duplicates.
+/** assigned_shifts: known ids, request order, no empty lists, no duplicates. */
+function readAssignedShifts(facts: RequestFacts, result: Json, fail: Fail): Map<string, string[]> {
   const inShift = new Map<string, string[]>();
   let lastShift = -1;
   for (const [sid, list] of Object.entries(result.assigned_shifts as Record<string, string[]>)) {
-    const s = sById.get(sid);
+    const s = facts.sById.get(sid);
     if (!s) {
       fail('unknown_shift', { shift: sid }, `assigned_shifts names unknown shift ${sid}`);
       continue;
@@ -93,97 +376,127 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
     lastShift = Math.max(lastShift, s.i);
     if (list.length === 0) fail('empty_shift', { shift: sid }, `assigned_shifts lists ${sid} with no volunteer`);
     if (new Set(list).size !== list.length) fail('repeated_volunteer', { shift: sid }, `assigned_shifts ${sid} repeats a volunteer`);
-    const order = list.map((v) => vById.get(v)?.i ?? -1);
+    const order = list.map((v) => facts.vById.get(v)?.i ?? -1);
     if (order.some((i) => i < 0)) fail('unknown_volunteer', { shift: sid }, `assigned_shifts ${sid} names an unknown volunteer`);
     if (order.some((i, k) => k > 0 && i < order[k - 1]!)) fail('volunteer_order', { shift: sid }, `assigned_shifts ${sid} volunteers not in request order`);
     inShift.set(sid, list);
   }
-  const shiftsOf = new Map<string, string[]>(volunteers.map((v) => [v.id, []]));
-  for (const [sid, list] of inShift) for (const v of list) shiftsOf.get(v)?.push(sid);
+  return inShift;
+}
 
-  // Locks kept.
-  for (const key of locked) {
-    const [v, s] = key.split('\u0000') as [string, string];
-    if (!inShift.get(s)?.includes(v)) fail('lock_dropped', { volunteer: v, shift: s }, `locked assignment ${v} -> ${s} was not kept`);
+/**
+ * The roster: one entry per pair of assigned_shifts, in shift then volunteer request order, with
+ * the shift's times, the lock flag, and for a lock the group the lock rule gives. Returns the
+ * group of each pair (the first entry's, where a pair is listed twice).
+ */
+function readRoster(
+  facts: RequestFacts,
+  result: Json,
+  inShift: Map<string, string[]>,
+  lockGroup: Map<string, string | null>,
+  fail: Fail,
+): Map<string, string | null> {
+  const groups = new Map<string, string | null>();
+  let last: [number, number] = [-1, -1];
+  for (const e of (result.roster ?? []) as Json[]) {
+    const [v, s] = [facts.vById.get(e.volunteer_id), facts.sById.get(e.shift_id)];
+    const at: Names = { volunteer: e.volunteer_id, shift: e.shift_id };
+    if (!v || !s || !inShift.get(s.id)?.includes(v.id)) {
+      fail('roster_mismatch', at, `roster lists ${e.volunteer_id} in ${e.shift_id}, which assigned_shifts does not`);
+      continue;
+    }
+    const key = pairKey(v.id, s.id);
+    if (groups.has(key)) fail('two_slots_one_shift', { ...at, group: e.group }, `roster lists ${v.id} in ${s.id} twice`);
+    else groups.set(key, e.group);
+    if (s.i < last[0] || (s.i === last[0] && v.i < last[1])) fail('roster_order', at, `roster not in shift then volunteer request order at ${v.id} in ${s.id}`);
+    last = [s.i, v.i];
+    if (Date.parse(e.start) !== s.start || Date.parse(e.end) !== s.end) fail('roster_times', at, `roster times of ${s.id} are ${e.start}-${e.end}`);
+    if (e.locked !== lockGroup.has(key)) fail('roster_locked', at, `roster says ${v.id} in ${s.id} is${e.locked ? '' : ' not'} locked`);
+    else if (e.locked && e.group !== lockGroup.get(key))
+      fail('lock_group', { ...at, group: e.group ?? undefined }, `the lock of ${v.id} in ${s.id} fills group ${lockGroup.get(key)}, not ${e.group}`);
   }
-
-  // Groups and headcounts.
   for (const [sid, list] of inShift) {
-    const s = sById.get(sid)!;
-    const byGroup = new Map<string, { all: number; locked: number; added: number }>();
-    for (const vid of list) {
-      const v = vById.get(vid)!;
-      const required = s.required_groups[v.group] ?? 0;
-      const lock = isLocked(vid, sid);
-      if (!lock && !(required > 0))
-        fail('group_not_required', { volunteer: vid, shift: sid, group: v.group }, `${vid} added to ${sid}, which does not require group ${v.group}`);
-      const c = byGroup.get(v.group) ?? { all: 0, locked: 0, added: 0 };
-      c.all++;
-      if (lock) c.locked++;
-      else c.added++;
-      byGroup.set(v.group, c);
-    }
-    for (const [g, c] of byGroup) {
-      const required = s.required_groups[g] ?? 0;
-      if (c.added > 0 && c.all > required)
-        fail('over_headcount', { shift: sid, group: g }, `${sid} group ${g}: ${c.all} volunteers for ${required} slots with ${c.added} added`);
-    }
+    for (const vid of list) if (!groups.has(pairKey(vid, sid))) fail('roster_mismatch', { volunteer: vid, shift: sid }, `roster lacks ${vid} in ${sid}`);
   }
+  return groups;
+}
 
-  // Hours and overlaps per volunteer.
-  const hours = new Map<string, number>();
-  for (const v of volunteers) {
-    const mine = shiftsOf.get(v.id)!.map((sid) => sById.get(sid)!);
-    const total = mine.reduce((t, s) => t + hoursOf(s), 0);
-    hours.set(v.id, total);
-    const added = mine.filter((s) => !isLocked(v.id, s.id));
-    const lockedHours = total - added.reduce((t, s) => t + hoursOf(s), 0);
-    if (added.length > 0 && total > cap(v) + 1e-6)
-      fail('over_max_hours', { volunteer: v.id }, `${v.id} has ${total} h over max_hours ${v.max_hours} with additions`);
-    if (added.length > 0 && lockedHours > cap(v) + 1e-6) fail('added_past_locked_hours', { volunteer: v.id }, `${v.id} locked over max_hours yet got more`);
-    for (let i = 0; i < mine.length; i++) {
-      for (let j = i + 1; j < mine.length; j++) {
-        const a = mine[i]!;
-        const b = mine[j]!;
-        if (overlapping(a, b) && !(isLocked(v.id, a.id) && isLocked(v.id, b.id)))
-          fail('overlap', { volunteer: v.id, shift: a.id, other: b.id }, `${v.id} is in overlapping ${a.id} and ${b.id}`);
-      }
-    }
-    // Summary.
+/** Each volunteer's hours and chronological shifts, and the fairness score. */
+function checkSummaries(facts: RequestFacts, schedule: Schedule, result: Json, fail: Fail): void {
+  for (const v of facts.volunteers) {
     const summary = result.volunteers[v.id];
     if (!summary) {
       fail('summary_missing', { volunteer: v.id }, `volunteers lacks ${v.id}`);
       continue;
     }
-    if (Math.abs(summary.assigned_hours - Math.round(total * 100) / 100) > 1e-9)
+    const total = schedule.hours.get(v.id)!;
+    if (Math.abs(summary.assigned_hours - round2(total)) > EPS)
       fail('summary_hours', { volunteer: v.id }, `${v.id} assigned_hours ${summary.assigned_hours} != ${total}`);
-    const chrono = [...mine].sort((a, b) => Date.parse(a.start) - Date.parse(b.start) || Date.parse(a.end) - Date.parse(b.end) || a.i - b.i).map((s) => s.id);
+    const chrono = schedule.byVolunteer
+      .get(v.id)!
+      .map((a) => a.s)
+      .sort((a, b) => a.start - b.start || a.end - b.end || a.i - b.i)
+      .map((s) => s.id);
     if (JSON.stringify(summary.assigned_shifts) !== JSON.stringify(chrono))
       fail('summary_shifts', { volunteer: v.id }, `${v.id} assigned_shifts ${JSON.stringify(summary.assigned_shifts)} != ${JSON.stringify(chrono)}`);
   }
-  if (Object.keys(result.volunteers).length !== volunteers.length) fail('summary_count', {}, 'volunteers map size differs from the request');
-
-  // Fairness score.
-  const all = volunteers.map((v) => hours.get(v.id)!);
+  if (Object.keys(result.volunteers).length !== facts.volunteers.length) fail('summary_count', {}, 'volunteers map size differs from the request');
+  const all = facts.volunteers.map((v) => schedule.hours.get(v.id)!);
   const mean = all.reduce((a, b) => a + b, 0) / Math.max(1, all.length);
   const expected = mean > 0 ? Math.round((all.reduce((a, h) => a + (h - mean) ** 2, 0) / all.length / (mean * mean)) * 1e4) / 1e4 : 0;
-  if (Math.abs(result.fairness_score - expected) > 1e-9) fail('fairness_score', {}, `fairness_score ${result.fairness_score} != ${expected}`);
+  if (Math.abs(result.fairness_score - expected) > EPS) fail('fairness_score', {}, `fairness_score ${result.fairness_score} != ${expected}`);
+}
 
-  // Unfilled shifts and conflicts.
-  const shortPairs: Array<{ s: Json; g: string; required: number; assigned: number }> = [];
-  for (const s of shifts) {
-    for (const [g, required] of Object.entries(s.required_groups as Record<string, number>)) {
-      if (!(required > 0)) continue;
-      const assigned = (inShift.get(s.id) ?? []).filter((v) => vById.get(v)!.group === g).length;
-      if (assigned < required) shortPairs.push({ s, g, required, assigned });
+// ---------------------------------------------------------------------------------------------
+// Conflicts: the short (shift, group) pairs, their counts, their reasons and their suggestions.
+
+/** One short (shift, group) pair and the volunteers it concerns. */
+interface Short {
+  s: Shift;
+  g: string;
+  required: number;
+  assigned: number;
+  /** Volunteers having g among their groups. */
+  members: Volunteer[];
+  /** Those of them not in s. */
+  out: Volunteer[];
+}
+
+/** Everything the conflict checks read. */
+interface ConflictContext {
+  facts: RequestFacts;
+  schedule: Schedule;
+  options: CheckOptions;
+}
+
+const countIn = (list: readonly Assignment[], g: string): number => list.filter((a) => a.group === g).length;
+const assignmentOf = (schedule: Schedule, v: Volunteer, s: Shift): Assignment | undefined => schedule.byVolunteer.get(v.id)!.find((a) => a.s === s);
+
+function shortPairs(facts: RequestFacts, schedule: Schedule): Short[] {
+  const membersOf = new Map<string, Volunteer[]>();
+  for (const v of facts.volunteers) for (const g of v.groups) membersOf.set(g, [...(membersOf.get(g) ?? []), v]);
+  const pairs: Short[] = [];
+  for (const s of facts.shifts) {
+    const list = schedule.byShift.get(s.id)!;
+    for (const [g, required] of Object.entries(s.required)) {
+      const assigned = countIn(list, g);
+      if (!(required > 0) || assigned >= required) continue;
+      const members = membersOf.get(g) ?? [];
+      pairs.push({ s, g, required, assigned, members, out: members.filter((v) => !list.some((a) => a.v === v)) });
     }
   }
-  const expectedUnfilled = shifts.filter((s) => shortPairs.some((p) => p.s.id === s.id)).map((s) => s.id);
+  return pairs;
+}
+
+function checkConflicts(facts: RequestFacts, schedule: Schedule, result: Json, options: CheckOptions, fail: Fail): void {
+  const pairs = shortPairs(facts, schedule);
+  const expectedUnfilled = facts.shifts.filter((s) => pairs.some((p) => p.s === s)).map((s) => s.id);
   if (JSON.stringify(result.unfilled_shifts) !== JSON.stringify(expectedUnfilled))
     fail('unfilled_shifts', {}, `unfilled_shifts ${JSON.stringify(result.unfilled_shifts)} != ${JSON.stringify(expectedUnfilled)}`);
-  if (result.conflicts.length !== shortPairs.length)
-    fail('conflict_count', {}, `${result.conflicts.length} conflicts for ${shortPairs.length} short (shift, group) pairs`);
-  shortPairs.forEach((p, k) => {
+  if (result.conflicts.length !== pairs.length)
+    fail('conflict_count', {}, `${result.conflicts.length} conflicts for ${pairs.length} short (shift, group) pairs`);
+  const ctx: ConflictContext = { facts, schedule, options };
+  pairs.forEach((p, k) => {
     const c = result.conflicts[k];
     if (!c) return;
     const at: Names = { shift: p.s.id, group: p.g };
@@ -194,73 +507,292 @@ export function checkSchedule(request: Json, result: Json, options: CheckOptions
     if (c.required !== p.required || c.assigned !== p.assigned || c.missing !== p.required - p.assigned)
       fail('conflict_counts', at, `conflict ${p.s.id}/${p.g} counts wrong`);
     if (!(c.reasons.length >= 1)) fail('conflict_no_reason', at, `conflict ${p.s.id}/${p.g} has no reason`);
-    const members = volunteers.filter((v) => v.group === p.g);
-    const out = members.filter((v) => !(inShift.get(p.s.id) ?? []).includes(v.id));
     for (const d of c.details as Json[]) {
-      const v = d.volunteer_id !== undefined ? vById.get(d.volunteer_id) : undefined;
-      switch (d.code) {
-        case 'no_group_members':
-          if (members.length > 0) fail('false_reason', at, `${p.s.id}/${p.g}: no_group_members but the group has ${members.length}`);
-          break;
-        case 'group_too_small':
-          if (out.length > 0) fail('false_reason', at, `${p.s.id}/${p.g}: group_too_small but ${out.length} members are not in the shift`);
-          break;
-        case 'max_hours':
-          if (!v || v.group !== p.g)
-            fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: max_hours names ${d.volunteer_id}, not in the group`);
-          else if (!(hours.get(v.id)! + hoursOf(p.s) > cap(v) + 1e-9))
-            fail('false_reason', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} is not at max_hours`);
-          else if (Math.abs(d.assigned_hours - Math.round(hours.get(v.id)! * 100) / 100) > 1e-9)
-            fail('false_reason', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} assigned_hours in detail wrong`);
-          break;
-        case 'overlap':
-        case 'locked_overlap': {
-          const o = sById.get(d.shift_id);
-          if (!v || !o) fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: ${d.code} names unknown ids`);
-          else if (!(inShift.get(o.id) ?? []).includes(v.id) || !overlapping(o, p.s))
-            fail('false_reason', { ...at, volunteer: v.id, other: o.id }, `${p.s.id}/${p.g}: ${v.id} is not in overlapping ${o.id}`);
-          else if ((d.code === 'locked_overlap') !== isLocked(v.id, o.id))
-            fail('false_reason', { ...at, volunteer: v.id, other: o.id }, `${p.s.id}/${p.g}: ${d.code} for ${v.id} in ${o.id} has the wrong lock state`);
-          break;
-        }
-        case 'summary':
-          break;
-        case 'time_limit':
-          if (!options.allowIncomplete) fail('false_reason', at, `${p.s.id}/${p.g}: time_limit detail in a completed solve`);
-          break;
-        default:
-          fail('unknown_reason', at, `${p.s.id}/${p.g}: unknown detail code ${d.code}`);
+      if (!Object.hasOwn(DETAIL_CHECKS, d.code)) {
+        fail('unknown_reason', at, `${p.s.id}/${p.g}: unknown detail code ${d.code}`);
+        continue;
       }
+      const why = detailFalse(d, p, ctx);
+      if (why) fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: ${d.code} ${d.volunteer_id ?? ''}: ${why}`);
     }
     // Every member outside the shift is kept out by some rule (no slot left while someone is free).
     if (!options.allowIncomplete) {
-      for (const v of out) {
-        const blocked = shiftsOf.get(v.id)!.some((sid) => overlapping(sById.get(sid)!, p.s)) || hours.get(v.id)! + hoursOf(p.s) > cap(v) + 1e-9;
-        if (!blocked) fail('fillable_slot', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} could fill it but was not placed`);
+      for (const v of p.out) {
+        if (!keptOut(v, p.s, schedule)) fail('fillable_slot', { ...at, volunteer: v.id }, `${p.s.id}/${p.g}: ${v.id} could fill it but was not placed`);
       }
+    }
+    for (const sug of c.suggestions as Json[]) {
+      const why = suggestionFalse(sug, p, ctx);
+      if (why) fail('false_suggestion', { ...at, volunteer: sug.volunteer_id }, `${p.s.id}/${p.g}: ${sug.code} ${sug.volunteer_id ?? ''}: ${why}`);
     }
     const named = (c.details as Json[]).filter((d) => d.volunteer_id !== undefined).length;
     if (named > 10) fail('too_many_named', at, `${p.s.id}/${p.g}: names ${named} volunteers, over 10`);
   });
+}
 
-  // Lock-break warnings: each break the request has is reported.
-  const codes = new Set((result.warnings as Json[]).map((w) => w.code));
-  const lockList: Json[] = request.current_assignments ?? [];
-  for (const a of lockList) {
-    const v = vById.get(a.volunteer_id)!;
-    const s = sById.get(a.shift_id)!;
-    if (!((s.required_groups[v.group] ?? 0) > 0) && !codes.has('lock_group_not_required'))
-      fail('lock_warning_missing', { volunteer: v.id, shift: s.id }, `lock ${v.id}->${s.id}: group not required, no warning`);
+/** Some rule keeps the volunteer out of the shift as the schedule stands. */
+function keptOut(v: Volunteer, s: Shift, schedule: Schedule): boolean {
+  const mine = schedule.byVolunteer.get(v.id)!;
+  const sameDay = mine.filter((a) => a.s.day === s.day).length;
+  return (
+    excluded(v, s) ||
+    mine.some((a) => tooClose(v, a.s, s)) ||
+    (v.maxPerDay !== undefined && sameDay + 1 > v.maxPerDay) ||
+    schedule.hours.get(v.id)! + s.hours > v.cap + EPS
+  );
+}
+
+/** The per-volunteer rule codes a summary may count. */
+const RULE_CODES = new Set(['max_hours', 'overlap', 'locked_overlap', 'higher_priority', 'rest', 'max_shifts_per_day', 'unavailable', 'other_group']);
+
+/** A detail about volunteer v: undefined when true, else why it is false. */
+type VolunteerDetailCheck = (d: Json, v: Volunteer, p: Short, ctx: ConflictContext) => string | undefined;
+type DetailCheck = (d: Json, p: Short, ctx: ConflictContext) => string | undefined;
+
+/** The volunteer's assignment to the detail's shift_id, which must overlap the short shift. */
+function overlappingAssignment(d: Json, v: Volunteer, p: Short, ctx: ConflictContext): Assignment | string {
+  const o = ctx.facts.sById.get(d.shift_id);
+  const a = o && assignmentOf(ctx.schedule, v, o);
+  if (!a) return `not in ${d.shift_id}`;
+  if (!overlapping(o, p.s)) return `${d.shift_id} does not overlap`;
+  return a;
+}
+
+const VOLUNTEER_DETAILS: Record<string, VolunteerDetailCheck> = {
+  max_hours: (d, v, p, { schedule }) => {
+    const hours = schedule.hours.get(v.id)!;
+    if (!(hours + p.s.hours > v.cap + EPS)) return 'not at max_hours';
+    if (d.assigned_hours !== round2(hours) || d.max_hours !== v.maxHours || d.shift_hours !== round2(p.s.hours)) return 'hours in the detail wrong';
+    return undefined;
+  },
+  overlap: (d, v, p, ctx) => {
+    const a = overlappingAssignment(d, v, p, ctx);
+    if (typeof a === 'string') return a;
+    if (a.locked) return 'the assignment is locked (locked_overlap)';
+    return a.s.priority > p.s.priority ? 'the shift has a higher priority (higher_priority)' : undefined;
+  },
+  locked_overlap: (d, v, p, ctx) => {
+    const a = overlappingAssignment(d, v, p, ctx);
+    if (typeof a === 'string') return a;
+    return a.locked ? undefined : 'the assignment is not locked';
+  },
+  higher_priority: (d, v, p, ctx) => {
+    const a = overlappingAssignment(d, v, p, ctx);
+    if (typeof a === 'string') return a;
+    if (a.locked) return 'the assignment is locked (locked_overlap)';
+    if (!(a.s.priority > p.s.priority)) return `priority ${a.s.priority} is not higher than ${p.s.priority}`;
+    return d.priority === a.s.priority ? undefined : `priority ${d.priority} != ${a.s.priority}`;
+  },
+  rest: (d, v, p, { facts, schedule }) => {
+    const o = facts.sById.get(d.shift_id);
+    const a = o && assignmentOf(schedule, v, o);
+    if (!a) return `not in ${d.shift_id}`;
+    if (overlapping(a.s, p.s) || !tooClose(v, a.s, p.s)) return `${d.shift_id} is not within the rest`;
+    const gap = round2(Math.max(p.s.start - a.s.end, a.s.start - p.s.end) / HOUR);
+    if (d.locked !== a.locked || d.min_rest_hours !== v.restHours || d.rest_hours !== gap)
+      return `locked/min_rest_hours/rest_hours should be ${a.locked}/${v.restHours}/${gap}`;
+    return undefined;
+  },
+  max_shifts_per_day: (d, v, p, { schedule }) => {
+    const count = schedule.byVolunteer.get(v.id)!.filter((a) => a.s.day === p.s.day).length;
+    if (v.maxPerDay === undefined || count < v.maxPerDay) return `${count} shifts on ${p.s.day}, limit ${v.maxPerDay}`;
+    if (d.day !== p.s.day || d.count !== count || d.max_shifts_per_day !== v.maxPerDay) return `day/count/max should be ${p.s.day}/${count}/${v.maxPerDay}`;
+    return undefined;
+  },
+  unavailable: (d, v, p) => {
+    if (d.window === undefined) return insideAvailable(v, p.s) ? 'the shift is inside the available windows' : undefined;
+    const w = span(d.window);
+    if (!v.unavailable.some((u) => u.start === w.start && u.end === w.end)) return 'not an unavailable window of the volunteer';
+    return overlapping(w, p.s) ? undefined : 'the window does not overlap the shift';
+  },
+};
+
+const DETAIL_CHECKS: Record<string, DetailCheck> = {
+  no_group_members: (_d, p) => (p.members.length > 0 ? `the group has ${p.members.length}` : undefined),
+  group_too_small: (d, p) =>
+    p.out.length > 0 ? `${p.out.length} members are not in the shift` : d.count !== p.members.length ? `count ${d.count} != ${p.members.length}` : undefined,
+  other_group: (d, p, { facts, schedule }) => {
+    const v = facts.vById.get(d.volunteer_id);
+    const a = v && assignmentOf(schedule, v, p.s);
+    if (!v?.groups.includes(p.g)) return 'not a member of the group';
+    if (!a || a.group === p.g) return 'not in the shift for another group';
+    return d.filling_group === a.group ? undefined : `fills ${a.group}, not ${d.filling_group}`;
+  },
+  summary: (d) => {
+    const bad = Object.keys(d.counts ?? {}).filter((k) => !RULE_CODES.has(k));
+    return bad.length > 0 ? `counts keys ${bad.join(', ')} are not rule codes` : undefined;
+  },
+  time_limit: (_d, _p, { options }) => (options.allowIncomplete ? undefined : 'time_limit detail in a completed solve'),
+  ...Object.fromEntries(
+    Object.entries(VOLUNTEER_DETAILS).map(([code, check]): [string, DetailCheck] => [
+      code,
+      (d, p, ctx) => {
+        const v = ctx.facts.vById.get(d.volunteer_id);
+        if (!v?.groups.includes(p.g)) return 'not a member of the group';
+        if (!p.out.includes(v)) return 'already in the shift';
+        return check(d, v, p, ctx);
+      },
+    ]),
+  ),
+};
+
+const detailFalse = (d: Json, p: Short, ctx: ConflictContext): string | undefined => DETAIL_CHECKS[d.code]!(d, p, ctx);
+
+// ---------------------------------------------------------------------------------------------
+// Suggestions: each applied to the request and the schedule (the volunteer added to the short
+// shift in its group, the change made, a hand-over where given) must break no rule, fill a slot
+// of the pair, and leave every other slot filled.
+
+/** The volunteer as the suggestion would make them, or why the suggestion is no such change. */
+type Relax = (sug: Json, v: Volunteer, p: Short, facts: RequestFacts) => Volunteer | string;
+
+const RELAXATIONS: Record<string, Relax> = {
+  raise_max_hours: (sug, v) =>
+    Number.isFinite(v.cap) && sug.max_hours > v.cap ? { ...v, maxHours: sug.max_hours, cap: sug.max_hours === 999 ? Infinity : sug.max_hours } : 'not a raise',
+  remove_lock: (sug, v, _p, facts) => (facts.locks.some((l) => l.v === v && l.s.id === sug.shift_id) ? v : `${v.id} is not locked into ${sug.shift_id}`),
+  reduce_rest: (sug, v) => (sug.min_rest_hours < v.restHours ? { ...v, restHours: sug.min_rest_hours } : 'not a reduction'),
+  raise_max_shifts_per_day: (sug, v) =>
+    v.maxPerDay !== undefined && sug.max_shifts_per_day > v.maxPerDay ? { ...v, maxPerDay: sug.max_shifts_per_day } : 'not a raise',
+  add_group: (sug, v, p) =>
+    sug.group !== p.g ? `group ${sug.group} is not ${p.g}` : v.groups.includes(p.g) ? 'already in the group' : { ...v, groups: [...v.groups, p.g] },
+  extend_availability: (sug, v) => {
+    if (!sug.window) return 'no window';
+    const w = span(sug.window);
+    const cut = (u: Span): Span[] => [
+      { start: u.start, end: Math.min(u.end, w.start) },
+      { start: Math.max(u.start, w.end), end: u.end },
+    ];
+    return {
+      ...v,
+      available: v.available && union([...v.available, w]),
+      unavailable: v.unavailable.flatMap((u) => (overlapping(u, w) ? cut(u).filter((x) => x.start < x.end) : [u])),
+    };
+  },
+};
+
+function suggestionFalse(sug: Json, p: Short, ctx: ConflictContext): string | undefined {
+  if (sug.code === 'add_volunteers') {
+    const missing = p.required - p.assigned;
+    return sug.group === p.g && sug.count === missing && sug.filled === missing ? undefined : `should be ${missing} of group ${p.g}`;
   }
-  for (const v of volunteers) {
-    const lockedShifts = lockList.filter((a) => a.volunteer_id === v.id).map((a) => sById.get(a.shift_id)!);
-    const unique = [...new Map(lockedShifts.map((s) => [s.id, s])).values()];
-    if (unique.reduce((t, s) => t + hoursOf(s), 0) > cap(v) + 1e-9 && !codes.has('lock_max_hours_exceeded'))
-      fail('lock_warning_missing', { volunteer: v.id }, `${v.id} locked over max_hours, no warning`);
-    for (let i = 0; i < unique.length; i++)
-      for (let j = i + 1; j < unique.length; j++)
-        if (overlapping(unique[i]!, unique[j]!) && !codes.has('lock_overlap'))
-          fail('lock_warning_missing', { volunteer: v.id, shift: unique[i]!.id, other: unique[j]!.id }, `${v.id} locked overlap, no warning`);
+  const relax = Object.hasOwn(RELAXATIONS, sug.code) ? RELAXATIONS[sug.code] : undefined;
+  const v = ctx.facts.vById.get(sug.volunteer_id);
+  if (!relax || !v) return 'unknown code or volunteer';
+  const changed = relax(sug, v, p, ctx.facts);
+  if (typeof changed === 'string') return changed;
+  if (sug.filled !== 1) return `filled ${sug.filled}, but one volunteer fills one slot`;
+  return applied(sug, changed, p, ctx);
+}
+
+/**
+ * The schedule with the suggestion applied, checked where it changed: the shifts the volunteer
+ * joins or leaves (their locks regrouped), the volunteer and the hand-over's taker.
+ */
+function applied(sug: Json, v: Volunteer, p: Short, { facts, schedule }: ConflictContext): string | undefined {
+  const leaves = new Set<string>([sug.code === 'remove_lock' ? sug.shift_id : undefined, sug.hand_over?.shift_id].filter((x) => x !== undefined));
+  const taker = sug.hand_over && facts.vById.get(sug.hand_over.volunteer_id);
+  const handed = sug.hand_over && facts.sById.get(sug.hand_over.shift_id);
+  if (sug.hand_over && (!taker || !handed || taker === v || !assignmentOf(schedule, v, handed))) return 'the hand-over names the wrong shift or volunteer';
+  const locks = facts.locks.filter((l) => !(l.v.id === v.id && leaves.has(l.s.id)));
+  const lockGroup = lockGroups(locks, (x) => (x.id === v.id ? v.groups : x.groups));
+  const touched = new Set<Shift>([p.s, ...[...leaves].map((id) => facts.sById.get(id)!), ...facts.locks.filter((l) => l.v.id === v.id).map((l) => l.s)]);
+  const after = new Map<Shift, Assignment[]>();
+  for (const s of touched) {
+    const list = schedule.byShift.get(s.id)!.flatMap((a): Assignment[] => {
+      if (a.v.id !== v.id) return [a.locked ? { ...a, group: lockGroup.get(pairKey(a.v.id, s.id))! } : a];
+      if (leaves.has(s.id)) return [];
+      return [{ ...a, v, group: a.locked ? lockGroup.get(pairKey(v.id, s.id))! : a.group }];
+    });
+    if (s === handed) list.push({ v: taker, s, group: takerGroup(taker, s, assignmentOf(schedule, v, s)!.group), locked: false });
+    if (s === p.s) list.push({ v, s, group: p.g, locked: false });
+    after.set(s, list);
   }
-  return problems;
+  const mineAfter = (x: Volunteer): Assignment[] => [
+    ...schedule.byVolunteer.get(x.id)!.filter((a) => !touched.has(a.s)),
+    ...[...after.values()].flatMap((list) => list.filter((a) => a.v.id === x.id)),
+  ];
+  const people = [facts.vById.get(v.id)!, taker].filter((x) => x !== undefined);
+  const before = new Set(
+    breaks(
+      [...touched].map((s) => [s, schedule.byShift.get(s.id)!]),
+      people.map((x) => [x, schedule.byVolunteer.get(x.id)!]),
+    ),
+  );
+  // Only what the change breaks counts: a break the schedule already has is reported as itself.
+  const broken = breaks(
+    [...after],
+    people.map((x) => (x.id === v.id ? [v, mineAfter(v)] : [x, mineAfter(x)])),
+  ).filter((m) => !before.has(m));
+  if (broken.length > 0) return `applied, it breaks a rule: ${broken[0]}`;
+  for (const [s, list] of after) {
+    for (const [g, required] of Object.entries(s.required)) {
+      const was = Math.min(required, countIn(schedule.byShift.get(s.id)!, g));
+      const now = Math.min(required, countIn(list, g));
+      if (s === p.s && g === p.g ? now <= was : now < was) return `applied, ${s.id}/${g} has ${now} filled, ${was} before`;
+    }
+  }
+  return undefined;
+}
+
+/** The messages of the rules the shifts and the volunteers break. */
+function breaks(shifts: Array<[Shift, readonly Assignment[]]>, people: Array<[Volunteer, readonly Assignment[]]>): string[] {
+  const out: string[] = [];
+  const note: Fail = (_code, _names, message) => out.push(message);
+  for (const [s, list] of shifts) shiftRules(s, list, note);
+  for (const [v, mine] of people) volunteerRules(v, mine, note);
+  return out;
+}
+
+/** The group a hand-over's taker fills: the one the volunteer leaves, else the taker's first that the shift requires. */
+const takerGroup = (taker: Volunteer, s: Shift, left: string | null): string | null =>
+  left !== null && taker.groups.includes(left) ? left : (taker.groups.find((g) => (s.required[g] ?? 0) > 0) ?? null);
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Lock-break warnings: for each rule, at least as many warnings of its code as there are breaks
+ * (entries_truncated naming the code stands for any number more).
+ */
+function checkLockWarnings(facts: RequestFacts, result: Json, fail: Fail): void {
+  const warnings = result.warnings as Json[];
+  const expect = (code: string, breaks: Array<{ names: Names; what: string }>): void => {
+    const truncated = warnings.some((w) => w.code === 'entries_truncated' && String(w.message).includes(`'${code}'`));
+    const listed = truncated ? Infinity : warnings.filter((w) => w.code === code).length;
+    for (const b of breaks.slice(listed)) fail('lock_warning_missing', b.names, `${b.what}, no ${code} warning`);
+  };
+  const lockGroup = lockGroups(facts.locks);
+  expect(
+    'lock_group_not_required',
+    facts.locks
+      .filter((l) => lockGroup.get(pairKey(l.v.id, l.s.id)) === null)
+      .map((l) => ({ names: { volunteer: l.v.id, shift: l.s.id }, what: `lock ${l.v.id}->${l.s.id}: no group of theirs required` })),
+  );
+  expect(
+    'lock_unavailable',
+    facts.locks
+      .filter((l) => excluded(l.v, l.s))
+      .map((l) => ({ names: { volunteer: l.v.id, shift: l.s.id }, what: `lock ${l.v.id}->${l.s.id}: unavailable then` })),
+  );
+  const hours: Array<{ names: Names; what: string }> = [];
+  const overlaps: typeof hours = [];
+  const rests: typeof hours = [];
+  const days: typeof hours = [];
+  for (const v of facts.volunteers) {
+    const mine = facts.locks.filter((l) => l.v === v);
+    if (mine.reduce((t, l) => t + l.s.hours, 0) > v.cap + EPS) hours.push({ names: { volunteer: v.id }, what: `${v.id} locked over max_hours` });
+    mine.forEach(({ s: b }, j) => {
+      const earlier = mine.slice(0, j).map((l) => l.s);
+      for (const a of earlier.filter((a) => overlapping(a, b)))
+        overlaps.push({ names: { volunteer: v.id, shift: a.id, other: b.id }, what: `${v.id} locked into overlapping shifts` });
+      const close = earlier.find((a) => !overlapping(a, b) && tooClose(v, a, b));
+      if (close) rests.push({ names: { volunteer: v.id, shift: b.id, other: close.id }, what: `${v.id} locked into shifts closer than their rest` });
+      const sameDay = earlier.filter((a) => a.day === b.day).length;
+      if (v.maxPerDay !== undefined && sameDay >= v.maxPerDay)
+        days.push({ names: { volunteer: v.id, shift: b.id }, what: `${v.id} locked into over ${v.maxPerDay} shifts on ${b.day}` });
+    });
+  }
+  expect('lock_max_hours_exceeded', hours);
+  expect('lock_overlap', overlaps);
+  expect('lock_rest', rests);
+  expect('lock_max_shifts_per_day', days);
 }
