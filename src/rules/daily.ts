@@ -57,7 +57,7 @@ export function raiseMaxShiftsPerDaySentence(v: RuleVolunteer, to: number): stri
   return `Raising the max_shifts_per_day of ${displayName(v)} from ${v.maxShiftsPerDay} to ${to} would fill one more slot`;
 }
 
-/** A warning at the lock that takes a volunteer's day past the limit. */
+/** A warning at each lock past the limit on its day. */
 export function dailyLockWarnings(problem: Problem, vi: number, list: readonly Lock[], out: CappedEntries<Warning>): void {
   const v = problem.volunteers[vi]!;
   if (!Number.isFinite(v.maxShiftsPerDay)) return;
@@ -66,7 +66,7 @@ export function dailyLockWarnings(problem: Problem, vi: number, list: readonly L
     const s = problem.shifts[lock.shift]!;
     const n = (count.get(s.day) ?? 0) + 1;
     count.set(s.day, n);
-    if (n !== v.maxShiftsPerDay + 1) continue;
+    if (n <= v.maxShiftsPerDay) continue;
     out.add('lock_max_shifts_per_day', () => ({
       code: 'lock_max_shifts_per_day',
       message: `Locked assignments give ${displayName(v)} more than ${v.maxShiftsPerDay} shift${v.maxShiftsPerDay === 1 ? '' : 's'} starting on ${dayLabel(s.day)} (${problem.rules.timezone}); they are kept and no more are added that day.`,
