@@ -25,7 +25,7 @@ for (const rules of [false, true]) {
     it('filled slots per priority equal an exhaustive search on tiny instances', async () => {
       await fc.assert(
         fc.asyncProperty(tinyRequests(4, 4, { rules }), async (request) => {
-          const { result } = await solve(request, { debug: 'on' });
+          const { result } = await solve(request, { debug: 'true' });
           // Coverage is proven in every subproblem (fairness may stop at its stall limit on a busy machine: not this test's subject).
           for (const sub of result.diagnostics.subproblems) expect(sub.fill_bound, sub.group).to.equal(sub.filled);
           delete result.diagnostics;
