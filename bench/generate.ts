@@ -91,16 +91,23 @@ function locks(r: () => number, volunteers: Volunteer[], shifts: Shift[], fracti
   return out;
 }
 
+const FOOD_BANK_GROUPS = ['warehouse', 'drivers', 'intake'];
+
+/** A food bank's helpers: one of its three groups each, caps of 4 to 16 hours. */
+function foodBankHelpers(r: () => number, count: number): Volunteer[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `fb${i + 1}`,
+    name: `Helper ${i + 1}`,
+    group: pick(r, FOOD_BANK_GROUPS),
+    max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
+  }));
+}
+
 /** A weekly food bank: three groups, morning/afternoon/evening shifts every day. */
 export function foodBank(seed: number, volunteers: number, weeks = 1): ScheduleRequest {
   const r = rng(seed);
-  const groups = ['warehouse', 'drivers', 'intake'];
-  const vols = Array.from({ length: volunteers }, (_, i) => ({
-    id: `fb${i + 1}`,
-    name: `Helper ${i + 1}`,
-    group: pick(r, groups),
-    max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
-  }));
+  const groups = FOOD_BANK_GROUPS;
+  const vols = foodBankHelpers(r, volunteers);
   const shifts: Shift[] = [];
   for (let d = 0; d < weeks * 7; d++) {
     for (const [label, from, to] of [
@@ -223,13 +230,7 @@ function shuffled(r: () => number, n: number): number[] {
 /** A five-day food bank week in Chicago (local 8-12, 12-16, 16-20): seven shifts a day, three groups. */
 export function foodBankWeek(seed: number, volunteers: number): ScheduleRequest {
   const r = rng(seed);
-  const groups = ['warehouse', 'drivers', 'intake'];
-  const vols = Array.from({ length: volunteers }, (_, i) => ({
-    id: `fb${i + 1}`,
-    name: `Helper ${i + 1}`,
-    group: pick(r, groups),
-    max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
-  }));
+  const vols = foodBankHelpers(r, volunteers);
   const monday = Date.UTC(2026, 5, 8);
   const cdt = 5;
   const day: ReadonlyArray<readonly [string, string, number, number]> = [

@@ -34,13 +34,42 @@ console.log(
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const checker = (r: Figures): string => (r.checker === null ? 'n/a' : r.checker === 0 ? 'ok' : `${r.checker} problems`);
 
+type Column = readonly [header: string, align: string, cell: (r: Figures) => string];
+
+const count = (header: string, value: (r: Figures) => number | string | null): Column => [header, '---:', (r) => `${value(r) ?? '?'}`];
+const COLUMNS = {
+  volunteers: count('volunteers', (r) => r.volunteers),
+  shifts: count('shifts', (r) => r.shifts),
+  demanded: count('slots demanded', (r) => r.demanded),
+  filled: count('slots filled', (r) => r.filled),
+  byPriority: ['filled by priority 5/4/3/2/1', '---', (r) => r.filled_by_priority.map((f, i) => `${f}/${r.demanded_by_priority[i]}`).join(', ')],
+  bound: count('upper bound', (r) => r.bound),
+  greedy: count('greedy', (r) => r.greedy),
+  fairness: count('fairness', (r) => r.fairness),
+  status: ['status', '---', (r) => r.status],
+  first: ['first solve', '---:', (r) => seconds(r.wall_ms)],
+  warm: ['warm solve', '---:', (r) => `${seconds(r.warm_ms)}${r.same ? '' : ' (differs)'}`],
+  explain: ['explain (re-solves)', '---:', (r) => `${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''})`],
+  memory: ['peak memory', '---:', (r) => `${r.peak_mb} MB`],
+  warnings: [
+    'warnings',
+    '---',
+    (r) =>
+      Object.entries(r.warnings)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ') || 'none',
+  ],
+  checker: ['checker', '---', checker],
+  backend: ['backend', '---', (r) => r.backend],
+} satisfies Record<string, Column>;
+
 /** Runs each job and prints its row, or a failed row. */
-function table(header: string[], align: string[], jobs: Job[], row: (r: Figures) => string[]): void {
-  console.log(`| ${header.join(' | ')} |`);
-  console.log(`| ${align.join(' | ')} |`);
+function table(jobs: Job[], columns: Column[]): void {
+  console.log(`| instance | ${columns.map((c) => c[0]).join(' | ')} |`);
+  console.log(`| --- | ${columns.map((c) => c[1]).join(' | ')} |`);
   for (const job of jobs) {
     const m = measure(job, backend, limit);
-    console.log(m.ok ? `| ${[job.name, ...row(m.figures)].join(' | ')} |` : `| ${job.name} | failed: ${m.error} |`);
+    console.log(m.ok ? `| ${[job.name, ...columns.map((c) => c[2](m.figures))].join(' | ')} |` : `| ${job.name} | failed: ${m.error} |`);
   }
 }
 
@@ -52,85 +81,29 @@ if (values.compare) {
   }
   runComparison(jobs21(selection), { baseline, backend, limit, repeat: Number(values.repeat ?? '1') });
 } else {
+  const c = COLUMNS;
   const all = jobs21(selection);
   if (all.length > 0) {
-    table(
-      [
-        'instance',
-        'volunteers',
-        'shifts',
-        'slots demanded',
-        'slots filled',
-        'upper bound',
-        'greedy',
-        'fairness',
-        'status',
-        'first solve',
-        'warm solve',
-        'explain (re-solves)',
-        'peak memory',
-        'checker',
-        'backend',
-      ],
-      ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---', '---:', '---:', '---:', '---:', '---', '---'],
-      all,
-      (r) => [
-        `${r.volunteers}`,
-        `${r.shifts}`,
-        `${r.demanded}`,
-        `${r.filled}`,
-        `${r.bound ?? '?'}`,
-        `${r.greedy ?? '?'}`,
-        `${r.fairness}`,
-        r.status,
-        seconds(r.wall_ms),
-        `${seconds(r.warm_ms)}${r.same ? '' : ' (differs)'}`,
-        `${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''})`,
-        `${r.peak_mb} MB`,
-        checker(r),
-        r.backend,
-      ],
-    );
+    table(all, [
+      c.volunteers,
+      c.shifts,
+      c.demanded,
+      c.filled,
+      c.bound,
+      c.greedy,
+      c.fairness,
+      c.status,
+      c.first,
+      c.warm,
+      c.explain,
+      c.memory,
+      c.checker,
+      c.backend,
+    ]);
   }
   const rules = values['no-rules'] ? [] : jobsRules(selection);
   if (rules.length > 0) {
     console.log('\nRules (2.2): availability windows, additional groups, rest, max 2 shifts a day, priorities 1-5\n');
-    table(
-      [
-        'instance',
-        'volunteers',
-        'shifts',
-        'slots demanded',
-        'slots filled',
-        'filled by priority 5/4/3/2/1',
-        'upper bound',
-        'fairness',
-        'status',
-        'first solve',
-        'warm solve',
-        'peak memory',
-        'warnings',
-        'checker',
-      ],
-      ['---', '---:', '---:', '---:', '---:', '---', '---:', '---:', '---', '---:', '---:', '---:', '---', '---'],
-      rules,
-      (r) => [
-        `${r.volunteers}`,
-        `${r.shifts}`,
-        `${r.demanded}`,
-        `${r.filled}`,
-        r.filled_by_priority.map((f, i) => `${f}/${r.demanded_by_priority[i]}`).join(', '),
-        `${r.bound ?? '?'}`,
-        `${r.fairness}`,
-        r.status,
-        seconds(r.wall_ms),
-        `${seconds(r.warm_ms)}${r.same ? '' : ' (differs)'}`,
-        `${r.peak_mb} MB`,
-        Object.entries(r.warnings)
-          .map(([code, n]) => `${code} ${n}`)
-          .join(', ') || 'none',
-        checker(r),
-      ],
-    );
+    table(rules, [c.volunteers, c.shifts, c.demanded, c.filled, c.byPriority, c.bound, c.fairness, c.status, c.first, c.warm, c.memory, c.warnings, c.checker]);
   }
 }
