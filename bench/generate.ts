@@ -1,6 +1,7 @@
 // Seeded generators of benchmark requests: a multi-day festival with many groups, a weekly food
-// bank, a scarce family (demand well above supply), and locked variants. The same seed always
-// gives the same request.
+// bank, a scarce family (demand well above supply), and locked variants; and for version 2.2, the
+// same kinds with every rule in play (availability, additional groups, rest, daily limits,
+// priorities). The same seed always gives the same request.
 
 import type { CurrentAssignment, ScheduleRequest, Shift, Volunteer } from '../src/types/schema-types.js';
 
@@ -90,16 +91,23 @@ function locks(r: () => number, volunteers: Volunteer[], shifts: Shift[], fracti
   return out;
 }
 
+const FOOD_BANK_GROUPS = ['warehouse', 'drivers', 'intake'];
+
+/** A food bank's helpers: one of its three groups each, caps of 4 to 16 hours. */
+function foodBankHelpers(r: () => number, count: number): Volunteer[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `fb${i + 1}`,
+    name: `Helper ${i + 1}`,
+    group: pick(r, FOOD_BANK_GROUPS),
+    max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
+  }));
+}
+
 /** A weekly food bank: three groups, morning/afternoon/evening shifts every day. */
 export function foodBank(seed: number, volunteers: number, weeks = 1): ScheduleRequest {
   const r = rng(seed);
-  const groups = ['warehouse', 'drivers', 'intake'];
-  const vols = Array.from({ length: volunteers }, (_, i) => ({
-    id: `fb${i + 1}`,
-    name: `Helper ${i + 1}`,
-    group: pick(r, groups),
-    max_hours: pick(r, [4, 6, 8, 8, 12, 16]),
-  }));
+  const groups = FOOD_BANK_GROUPS;
+  const vols = foodBankHelpers(r, volunteers);
   const shifts: Shift[] = [];
   for (let d = 0; d < weeks * 7; d++) {
     for (const [label, from, to] of [
@@ -144,4 +152,134 @@ export function generatedInstances(): Instance[] {
     },
     { name: 'festival-2500x1200', family: 'festival', request: festival({ seed: 6, volunteers: 2500, shifts: 1200, days: 4, groups: 12 }) },
   ];
+}
+
+// ---- Version 2.2 rules: availability, additional groups, rest, daily limits, priorities ----
+
+export interface RuleMix {
+  /** The instance's rules.min_rest_hours and rules.timezone; max_shifts_per_day is always 2. */
+  minRestHours: number;
+  timezone: string;
+  /** The first day (UTC midnight, ms) and the number of days the shifts span. */
+  firstDay: number;
+  days: number;
+  /** Hours to add to a local clock time to get UTC (the zone's offset in the season, negated). */
+  utcShift: number;
+}
+
+/**
+ * Puts every 2.2 rule in play on a request, drawing from its own seeded stream (so the request it
+ * decorates is exactly what its generator made): 40% of volunteers available only in windows
+ * (a third of them also unavailable for a few hours), 20% with one or two additional groups,
+ * 10% with their own min_rest_hours and 5% their own max_shifts_per_day (exact shares, each
+ * drawn from its own shuffle, so the rules overlap at random), every shift a priority
+ * from 1 to 5 (1 the most common), rules.min_rest_hours, max_shifts_per_day 2 and a time zone.
+ */
+export function withRules(seed: number, request: ScheduleRequest, mix: RuleMix): ScheduleRequest {
+  const r = rng(seed);
+  const groups = [...new Set(request.volunteers.map((v) => v.group))];
+  const at = (day: number, localHour: number): string => iso(mix.firstDay, day * 24 + localHour + mix.utcShift);
+  // Exact shares: each rule goes to the first share of its own seeded shuffle of the volunteers.
+  const n = request.volunteers.length;
+  const share = (fraction: number): Set<number> => new Set(shuffled(r, n).slice(0, Math.round(fraction * n)));
+  const windowed = share(0.4);
+  const alsoUnavailable = new Set([...windowed].filter((_, k) => k % 3 === 0));
+  const multiGroup = share(0.2);
+  const ownRest = share(0.1);
+  const ownDaily = share(0.05);
+  const volunteers = request.volunteers.map((v, i): Volunteer => {
+    const out: Volunteer = { ...v };
+    if (windowed.has(i)) {
+      const days = Array.from({ length: mix.days }, (_, d) => d).filter(() => r() < 0.6);
+      if (days.length === 0) days.push(int(r, 0, mix.days - 1));
+      // Local windows of 8-16 h from 06:00-14:00; the later ones run past midnight.
+      out.available = days.map((d) => {
+        const from = int(r, 6, 14);
+        return { start: at(d, from), end: at(d, from + int(r, 8, 16)) };
+      });
+    }
+    if (alsoUnavailable.has(i)) {
+      const d = int(r, 0, mix.days - 1);
+      const from = int(r, 8, 20);
+      out.unavailable = [{ start: at(d, from), end: at(d, from + int(r, 2, 6)) }];
+    }
+    if (multiGroup.has(i)) {
+      const others = shuffled(r, groups.length)
+        .map((k) => groups[k]!)
+        .filter((g) => g !== v.group);
+      out.additional_groups = others.slice(0, Math.min(others.length, int(r, 1, 2)));
+    }
+    if (ownRest.has(i)) out.min_rest_hours = pick(r, [6, 8, 10, 12]);
+    if (ownDaily.has(i)) out.max_shifts_per_day = pick(r, [1, 3]);
+    return out;
+  });
+  const unassigned_shifts = request.unassigned_shifts.map((s) => ({ ...s, priority: pick(r, [1, 1, 1, 2, 2, 3, 3, 4, 5]) }));
+  return { ...request, volunteers, unassigned_shifts, rules: { min_rest_hours: mix.minRestHours, max_shifts_per_day: 2, timezone: mix.timezone } };
+}
+
+/** 0..n-1 in a seeded random order (Fisher-Yates). */
+function shuffled(r: () => number, n: number): number[] {
+  const out = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** A five-day food bank week in Chicago (local 8-12, 12-16, 16-20): seven shifts a day, three groups. */
+export function foodBankWeek(seed: number, volunteers: number): ScheduleRequest {
+  const r = rng(seed);
+  const vols = foodBankHelpers(r, volunteers);
+  const monday = Date.UTC(2026, 5, 8);
+  const cdt = 5;
+  const day: ReadonlyArray<readonly [string, string, number, number]> = [
+    ['warehouse', 'am', 8, 12],
+    ['intake', 'am', 8, 12],
+    ['drivers', 'am', 8, 12],
+    ['warehouse', 'pm', 12, 16],
+    ['intake', 'pm', 12, 16],
+    ['warehouse', 'eve', 16, 20],
+    ['intake', 'eve', 16, 20],
+  ];
+  const shifts: Shift[] = [];
+  for (let d = 0; d < 5; d++) {
+    for (const [g, label, from, to] of day) {
+      shifts.push({
+        id: `${g}-${label}-d${d + 1}`,
+        start: iso(monday, d * 24 + from + cdt),
+        end: iso(monday, d * 24 + to + cdt),
+        required_groups: { [g]: int(r, 1, 3) },
+      });
+    }
+  }
+  return { volunteers: vols, unassigned_shifts: shifts };
+}
+
+/** The rule-heavy instances of the "rules" table (npm run bench). */
+export function rulesInstances(): Instance[] {
+  // The festival generator's shifts start 06:00-22:30 UTC on days from 2026-06-05; read in Berlin (UTC+2 in June).
+  const festivalMix = (days: number, minRestHours: number): RuleMix => ({ minRestHours, timezone: 'Europe/Berlin', firstDay: BASE, days, utcShift: -2 });
+  return [
+    {
+      name: 'rules-foodbank-40x35',
+      family: 'food bank, 2.2 rules',
+      request: withRules(107, foodBankWeek(7, 40), { minRestHours: 9, timezone: 'America/Chicago', firstDay: Date.UTC(2026, 5, 8), days: 5, utcShift: 5 }),
+    },
+    {
+      name: 'rules-festival-400x300',
+      family: 'festival, 2.2 rules',
+      request: withRules(108, festival({ seed: 8, volunteers: 400, shifts: 300, days: 3, groups: 6, locked: 0.05 }), festivalMix(3, 8)),
+    },
+    {
+      name: 'rules-festival-2500x1200',
+      family: 'festival, 2.2 rules',
+      request: withRules(109, festival({ seed: 9, volunteers: 2500, shifts: 1200, days: 4, groups: 12 }), festivalMix(4, 10)),
+    },
+  ];
+}
+
+/** Any generated instance by name: the 2.1 set or the rules set. */
+export function generatedInstance(name: string): Instance | undefined {
+  return [...generatedInstances(), ...rulesInstances()].find((i) => i.name === name);
 }

@@ -1,13 +1,14 @@
-// npm run bench: runs every benchmark instance in its own process and prints a Markdown table.
-// Options: --only <substring> (instances whose name contains it), --curtois <list> (e.g. 1-12,20;
-// default 1-24), --no-curtois, --time-limit <s> (default 10), --backend highs|jslp.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// npm run bench: runs every benchmark instance in its own process and prints Markdown tables: the
+// 2.1 instances, then the 2.2 rule-heavy ones ("rules"). Options: --only <substring> (instances
+// whose name contains it), --curtois <list> (e.g. 1-12,20; default 1-24), --no-curtois,
+// --no-rules, --time-limit <s> (default 10), --backend highs|jslp.
+// --compare (with BENCH_BASELINE=<checkout>) runs the 2.1 instances on the baseline checkout and
+// on this one instead, alternately, and prints the before/after table (bench/compare.ts);
+// --repeat <n> measures each side n times there.
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { generatedInstances } from './generate.js';
+import { runComparison } from './compare.js';
+import { jobs21, jobsRules, measure, type Job } from './measure.js';
 import type { Figures } from './solve-one.js';
 
 const { values } = parseArgs({
@@ -15,47 +16,94 @@ const { values } = parseArgs({
     only: { type: 'string' },
     curtois: { type: 'string' },
     'no-curtois': { type: 'boolean' },
+    'no-rules': { type: 'boolean' },
     'time-limit': { type: 'string' },
     backend: { type: 'string' },
+    compare: { type: 'boolean' },
+    repeat: { type: 'string' },
   },
 });
-const here = fileURLToPath(new URL('.', import.meta.url));
-const solveOne = join(here, 'solve-one.js');
-const curtoisDir = join(here, '..', '..', '..', 'shared', 'benchmarks', 'curtois');
 const limit = values['time-limit'] ?? '10';
 const backend = values.backend ?? 'highs';
-
-function range(list: string): number[] {
-  return list.split(',').flatMap((part) => {
-    const [a, b] = part.split('-').map(Number);
-    return b === undefined ? [a!] : Array.from({ length: b - a! + 1 }, (_, i) => a! + i);
-  });
-}
-
-const jobs: Array<{ name: string; arg: string }> = generatedInstances().map((i) => ({ name: i.name, arg: i.name }));
-if (!values['no-curtois'] && existsSync(curtoisDir)) {
-  for (const n of range(values.curtois ?? '1-24')) jobs.push({ name: `curtois-${n}`, arg: join(curtoisDir, `instance${n}.json`) });
-}
-const selected = jobs.filter((j) => !values.only || j.name.includes(values.only));
+const selection = { only: values.only, curtois: values.curtois, noCurtois: values['no-curtois'] };
 
 console.log(
   `Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}; time limit ${limit} s; backend ${backend}\n`,
 );
-console.log(
-  '| instance | volunteers | shifts | slots demanded | slots filled | upper bound | greedy | fairness | status | first solve | warm solve | explain (re-solves) | peak memory | checker | backend |',
-);
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |');
-for (const job of selected) {
-  const run = spawnSync(process.execPath, ['--max-old-space-size=4096', solveOne, job.arg, backend, limit], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const line = run.stdout.trim().split('\n').pop() ?? '';
-  let r: Figures;
-  try {
-    r = JSON.parse(line) as Figures;
-  } catch {
-    console.log(`| ${job.name} | failed: ${(run.stderr || run.stdout).trim().split('\n').slice(-1)[0]} |`);
-    continue;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const checker = (r: Figures): string => (r.checker === null ? 'n/a' : r.checker === 0 ? 'ok' : `${r.checker} problems`);
+
+type Column = readonly [header: string, align: string, cell: (r: Figures) => string];
+
+const count = (header: string, value: (r: Figures) => number | string | null): Column => [header, '---:', (r) => `${value(r) ?? '?'}`];
+const COLUMNS = {
+  volunteers: count('volunteers', (r) => r.volunteers),
+  shifts: count('shifts', (r) => r.shifts),
+  demanded: count('slots demanded', (r) => r.demanded),
+  filled: count('slots filled', (r) => r.filled),
+  byPriority: ['filled by priority 5/4/3/2/1', '---', (r) => r.filled_by_priority.map((f, i) => `${f}/${r.demanded_by_priority[i]}`).join(', ')],
+  bound: count('upper bound', (r) => r.bound),
+  greedy: count('greedy', (r) => r.greedy),
+  fairness: count('fairness', (r) => r.fairness),
+  status: ['status', '---', (r) => r.status],
+  first: ['first solve', '---:', (r) => seconds(r.wall_ms)],
+  warm: ['warm solve', '---:', (r) => `${seconds(r.warm_ms)}${r.same ? '' : ' (differs)'}`],
+  explain: ['explain (re-solves)', '---:', (r) => `${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''})`],
+  memory: ['peak memory', '---:', (r) => `${r.peak_mb} MB`],
+  warnings: [
+    'warnings',
+    '---',
+    (r) =>
+      Object.entries(r.warnings)
+        .map(([code, n]) => `${code} ${n}`)
+        .join(', ') || 'none',
+  ],
+  checker: ['checker', '---', checker],
+  backend: ['backend', '---', (r) => r.backend],
+} satisfies Record<string, Column>;
+
+/** Runs each job and prints its row, or a failed row. */
+function table(jobs: Job[], columns: Column[]): void {
+  console.log(`| instance | ${columns.map((c) => c[0]).join(' | ')} |`);
+  console.log(`| --- | ${columns.map((c) => c[1]).join(' | ')} |`);
+  for (const job of jobs) {
+    const m = measure(job, backend, limit);
+    console.log(m.ok ? `| ${[job.name, ...columns.map((c) => c[2](m.figures))].join(' | ')} |` : `| ${job.name} | failed: ${m.error} |`);
   }
-  console.log(
-    `| ${job.name} | ${r.volunteers} | ${r.shifts} | ${r.demanded} | ${r.filled} | ${r.bound} | ${r.greedy} | ${r.fairness} | ${r.status} | ${(r.wall_ms / 1000).toFixed(2)} s | ${(r.warm_ms / 1000).toFixed(2)} s${r.same ? '' : ' (differs)'} | ${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''}) | ${r.peak_mb} MB | ${r.checker === 0 ? 'ok' : `${r.checker} problems`} | ${r.backend} |`,
-  );
+}
+
+if (values.compare) {
+  const baseline = process.env.BENCH_BASELINE;
+  if (!baseline) {
+    console.error('--compare needs BENCH_BASELINE=<path of another checkout, built with npm run build>');
+    process.exit(2);
+  }
+  runComparison(jobs21(selection), { baseline, backend, limit, repeat: Number(values.repeat ?? '1') });
+} else {
+  const c = COLUMNS;
+  const all = jobs21(selection);
+  if (all.length > 0) {
+    table(all, [
+      c.volunteers,
+      c.shifts,
+      c.demanded,
+      c.filled,
+      c.bound,
+      c.greedy,
+      c.fairness,
+      c.status,
+      c.first,
+      c.warm,
+      c.explain,
+      c.memory,
+      c.checker,
+      c.backend,
+    ]);
+  }
+  const rules = values['no-rules'] ? [] : jobsRules(selection);
+  if (rules.length > 0) {
+    console.log('\nRules (2.2): availability windows, additional groups, rest, max 2 shifts a day, priorities 1-5\n');
+    table(rules, [c.volunteers, c.shifts, c.demanded, c.filled, c.byPriority, c.bound, c.fairness, c.status, c.first, c.warm, c.memory, c.warnings, c.checker]);
+  }
 }

@@ -1,26 +1,33 @@
 // Benchmarks one instance in a fresh process (so peak memory is this instance's alone): starts
 // the solver pool, then times POST /api/schedule's path (validation, engine, JSON) and prints
-// one JSON line of figures.
+// one JSON line of figures. With --root <checkout>, the service code is loaded from that
+// checkout's dist/ instead of this one's (bench/compare.ts measures a baseline that way); the
+// figures are computed here, the same way for both.
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { loadConfig } from '../src/config/config.js';
-import { createScheduler } from '../src/engine/scheduler.js';
-import { loadSchemas } from '../src/input/schema-registry.js';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { SubproblemDiagnostics } from '../src/engine/solve-subproblem.js';
-import { scheduleRequest } from '../src/service/schedule-service.js';
 import type { Diagnostics, ScheduleRequest, ScheduleResult } from '../src/types/schema-types.js';
-import { generatedInstances } from './generate.js';
+import { generatedInstance } from './generate.js';
 import { checkSchedule } from './schedule-checker.js';
 
-/** The one JSON line this prints (bench/run.ts reads it). */
+/** The one JSON line this prints (bench/run.ts and bench/compare.ts read it). */
 export interface Figures {
   volunteers: number;
   shifts: number;
   demanded: number;
   filled: number;
-  bound: number;
-  greedy: number;
+  /** Slots demanded and filled per priority, index 0 = priority 5 ... index 4 = priority 1. */
+  demanded_by_priority: number[];
+  filled_by_priority: number[];
+  /** Proven upper bound on fillable slots; null when the diagnostics give no per-subproblem bound. */
+  bound: number | null;
+  greedy: number | null;
   fairness: number;
+  /** Sum over volunteers of assigned hours squared (objective level 3 of 2.1). */
+  sum_squared_hours: number;
   status: string;
   wall_ms: number;
   warm_ms: number;
@@ -30,7 +37,10 @@ export interface Figures {
   resolves: number;
   incomplete: number;
   conflicts: number;
-  checker: number;
+  /** Warnings of the result by code. */
+  warnings: Record<string, number>;
+  /** Checker violations; null when another checkout was measured (the checker is this tree's). */
+  checker: number | null;
   peak_mb: number;
   backend: string;
 }
@@ -38,78 +48,121 @@ export interface Figures {
 /** The response with debug=true: the result with its diagnostics, as schedule-service renders them. */
 type DebugResult = ScheduleResult & {
   diagnostics: Diagnostics & {
-    subproblems: SubproblemDiagnostics[];
-    explanation: { ms: number; resolves: number; incomplete_shifts: number };
-    timings: { solve_ms: number };
+    subproblems?: SubproblemDiagnostics[];
+    explanation?: { ms: number; resolves: number; incomplete_shifts: number };
   };
 };
 
-const [spec, backend = 'highs', limit = '10'] = process.argv.slice(2);
-if (!spec) throw new Error('usage: solve-one <generated name | path.json> [backend] [time limit]');
-const request: ScheduleRequest = spec.endsWith('.json')
-  ? (JSON.parse(readFileSync(spec, 'utf8')) as ScheduleRequest)
-  : generatedInstances().find((i) => i.name === spec)!.request;
-
-const config = loadConfig({ ...process.env, SOLVE_TIME_LIMIT_MAX: '600' });
-const scheduler = createScheduler({ workers: availableParallelism() });
-await scheduler.ready();
-const schemas = loadSchemas();
-const solveOnce = async () => {
-  const started = performance.now();
-  const answer = await scheduleRequest(
-    request,
-    { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' },
-    { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, scheduler },
-  );
-  return { answer, ms: performance.now() - started };
-};
-// The first solve in fresh workers pays for compiling the solver; a running service is warm.
-const first = await solveOnce();
-const warm = await solveOnce();
-const answer = warm.answer;
-const wallMs = first.ms;
-await scheduler.close();
-
-const result = JSON.parse(answer.json) as DebugResult;
-const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
-const locked = new Map<string, number>();
-for (const a of request.current_assignments ?? []) {
-  const key = `${a.shift_id}\u0000${groupOf.get(a.volunteer_id) ?? 'undefined'}`;
-  locked.set(key, (locked.get(key) ?? 0) + 1);
+/** The service modules a measurement needs, loaded from a checkout's dist/. */
+interface Service {
+  config: typeof import('../src/config/config.js');
+  scheduler: typeof import('../src/engine/scheduler.js');
+  registry: typeof import('../src/input/schema-registry.js');
+  service: typeof import('../src/service/schedule-service.js');
 }
-let demanded = 0;
-let filled = 0;
-let lockedFilled = 0;
-for (const s of request.unassigned_shifts) {
-  const members: string[] = result.assigned_shifts[s.id] ?? [];
-  for (const [g, n] of Object.entries(s.required_groups)) {
-    demanded += n;
-    filled += Math.min(n, members.filter((v) => groupOf.get(v) === g).length);
-    lockedFilled += Math.min(n, locked.get(`${s.id}\u0000${g}`) ?? 0);
+
+const here = fileURLToPath(new URL('../..', import.meta.url));
+
+async function loadService(root: string): Promise<Service> {
+  const load = <T>(path: string): Promise<T> => import(pathToFileURL(resolve(root, 'dist', 'src', path)).href) as Promise<T>;
+  return {
+    config: await load<Service['config']>('config/config.js'),
+    scheduler: await load<Service['scheduler']>('engine/scheduler.js'),
+    registry: await load<Service['registry']>('input/schema-registry.js'),
+    service: await load<Service['service']>('service/schedule-service.js'),
+  };
+}
+
+/** Slots demanded and filled, overall and per priority. A slot is filled by a roster entry of its group (2.2), or by a member of the group (2.1, no roster). */
+function coverage(request: ScheduleRequest, result: ScheduleResult) {
+  const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
+  const count = new Map<string, number>();
+  const key = (shift: string, group: string | null | undefined): string => `${shift}\u0000${group ?? ''}`;
+  const roster = (result as Partial<ScheduleResult>).roster;
+  if (roster) for (const e of roster) count.set(key(e.shift_id, e.group), (count.get(key(e.shift_id, e.group)) ?? 0) + 1);
+  else
+    for (const [s, vs] of Object.entries(result.assigned_shifts))
+      for (const v of vs) count.set(key(s, groupOf.get(v)), (count.get(key(s, groupOf.get(v))) ?? 0) + 1);
+  const demanded = [0, 0, 0, 0, 0];
+  const filled = [0, 0, 0, 0, 0];
+  for (const s of request.unassigned_shifts) {
+    const p = 5 - (s.priority ?? 1);
+    for (const [g, n] of Object.entries(s.required_groups)) {
+      demanded[p]! += n;
+      filled[p]! += Math.min(n, count.get(key(s.id, g)) ?? 0);
+    }
   }
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  return { demanded: sum(demanded), filled: sum(filled), demanded_by_priority: demanded, filled_by_priority: filled };
 }
-const subs: SubproblemDiagnostics[] = result.diagnostics.subproblems;
-const bound = lockedFilled + subs.reduce((t, s) => t + s.fill_bound, 0);
-const greedy = lockedFilled + subs.reduce((t, s) => t + (s.phases[0]?.objective ?? 0), 0);
-const figures: Figures = {
-  volunteers: request.volunteers.length,
-  shifts: request.unassigned_shifts.length,
-  demanded,
-  filled,
-  bound,
-  greedy,
-  fairness: result.fairness_score,
-  status: result.diagnostics.status,
-  wall_ms: Math.round(wallMs),
-  warm_ms: Math.round(warm.ms),
-  same: first.answer.json.replace(/,"diagnostics":.*$/s, '') === warm.answer.json.replace(/,"diagnostics":.*$/s, ''),
-  explain_ms: Math.round(result.diagnostics.explanation.ms),
-  solve_ms: Math.round(result.diagnostics.timings.solve_ms),
-  resolves: result.diagnostics.explanation.resolves,
-  incomplete: result.diagnostics.explanation.incomplete_shifts,
-  conflicts: result.conflicts.length,
-  checker: checkSchedule(request, result).length,
-  peak_mb: Math.round(process.resourceUsage().maxRSS / 1024),
-  backend,
-};
-process.stdout.write(`${JSON.stringify(figures)}\n`);
+
+/** The slots the locks fill (the part of the bound no subproblem reports), with 2.1's one-group-per-volunteer reading. */
+function lockedSlots(request: ScheduleRequest): number {
+  const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
+  const locked = new Map<string, number>();
+  for (const a of request.current_assignments ?? []) {
+    const key = `${a.shift_id}\u0000${groupOf.get(a.volunteer_id) ?? ''}`;
+    locked.set(key, (locked.get(key) ?? 0) + 1);
+  }
+  let n = 0;
+  for (const s of request.unassigned_shifts) for (const [g, h] of Object.entries(s.required_groups)) n += Math.min(h, locked.get(`${s.id}\u0000${g}`) ?? 0);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' } } });
+  const [spec, backend = 'highs', limit = '10'] = positionals;
+  if (!spec) throw new Error('usage: solve-one [--root CHECKOUT] <generated name | path.json> [backend] [time limit]');
+  const request: ScheduleRequest = spec.endsWith('.json') ? (JSON.parse(readFileSync(spec, 'utf8')) as ScheduleRequest) : generatedInstance(spec)!.request;
+  const root = resolve(values.root ?? here);
+  const { config: configModule, scheduler: schedulerModule, registry, service } = await loadService(root);
+
+  const config = configModule.loadConfig({ ...process.env, SOLVE_TIME_LIMIT_MAX: '600' });
+  const scheduler = schedulerModule.createScheduler({ workers: availableParallelism() });
+  await scheduler.ready();
+  const schemas = registry.loadSchemas();
+  const solveOnce = async () => {
+    const started = performance.now();
+    const answer = await service.scheduleRequest(
+      request,
+      { backend: backend as 'highs' | 'jslp', timeLimitS: Number(limit), debug: 'true' },
+      { schemas, limits: { ...config.limits, maxShifts: 100_000, maxJsonBodyBytes: 1e9 }, scheduler },
+    );
+    return { answer, ms: performance.now() - started };
+  };
+  // The first solve in fresh workers pays for compiling the solver; a running service is warm.
+  const first = await solveOnce();
+  const warm = await solveOnce();
+  await scheduler.close();
+
+  const result = JSON.parse(warm.answer.json) as DebugResult;
+  const diagnostics = result.diagnostics;
+  const subs = diagnostics.subproblems as SubproblemDiagnostics[] | undefined;
+  const warnings: Record<string, number> = {};
+  for (const w of result.warnings) warnings[w.code] = (warnings[w.code] ?? 0) + 1;
+  const figures: Figures = {
+    volunteers: request.volunteers.length,
+    shifts: request.unassigned_shifts.length,
+    ...coverage(request, result),
+    bound: subs ? lockedSlots(request) + subs.reduce((t, s) => t + s.fill_bound, 0) : null,
+    greedy: subs ? lockedSlots(request) + subs.reduce((t, s) => t + (s.phases[0]?.objective ?? 0), 0) : null,
+    fairness: result.fairness_score,
+    sum_squared_hours: Object.values(result.volunteers).reduce((t, v) => t + v.assigned_hours ** 2, 0),
+    status: diagnostics.status,
+    wall_ms: Math.round(first.ms),
+    warm_ms: Math.round(warm.ms),
+    same: first.answer.json.replace(/,"diagnostics":.*$/s, '') === warm.answer.json.replace(/,"diagnostics":.*$/s, ''),
+    explain_ms: Math.round(diagnostics.explanation?.ms ?? 0),
+    solve_ms: Math.round(diagnostics.timings.solve_ms ?? 0),
+    resolves: diagnostics.explanation?.resolves ?? 0,
+    incomplete: diagnostics.explanation?.incomplete_shifts ?? 0,
+    conflicts: result.conflicts.length,
+    warnings,
+    checker: root === resolve(here) ? checkSchedule(request, result).length : null,
+    peak_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+    backend,
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
+
+await main();

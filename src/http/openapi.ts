@@ -56,6 +56,62 @@ const API_ERRORS: Json = {
   '503': problemResponse(['overloaded'], ['Retry-After']),
 };
 
+/**
+ * Request examples shown with POST /api/schedule and /api/validate. `rules` is examples/request.json
+ * (a test keeps the two equal): a festival day in Chicago with every 2.2 rule in play.
+ */
+export const REQUEST_EXAMPLES: Record<string, { summary: string; description: string; value: Json }> = {
+  rules: {
+    summary: 'Availability, several roles, rest, a daily limit and priorities',
+    description:
+      'Ben can also work the bar; Chloe comes only from Saturday 3 PM to Sunday 3 AM (Chicago); Dev is away on Sunday and needs 10 h of rest; Eva is a medic who can help the kitchen, one shift a day. Everyone needs 8 h of rest between shifts and works at most 2 shifts a Chicago day. First aid (priority 5) is filled before the late bar (3), the afternoon (2) and the kitchen shifts (1). Ana is locked into the Saturday breakfast.',
+    value: {
+      volunteers: [
+        { id: 'v1', name: 'Ana Ruiz', group: 'kitchen', max_hours: 8 },
+        { id: 'v2', name: 'Ben Ode', group: 'kitchen', additional_groups: ['bar'], max_hours: 999 },
+        { id: 'v3', name: 'Chloe Ng', group: 'bar', max_hours: 6, available: [{ start: '2026-06-06T20:00:00Z', end: '2026-06-07T08:00:00Z' }] },
+        {
+          id: 'v4',
+          name: 'Dev Patel',
+          group: 'bar',
+          max_hours: 12,
+          unavailable: [{ start: '2026-06-07T05:00:00Z', end: '2026-06-08T05:00:00Z' }],
+          min_rest_hours: 10,
+        },
+        { id: 'v5', name: 'Eva Novak', group: 'medical', additional_groups: ['kitchen'], max_hours: 10, max_shifts_per_day: 1 },
+      ],
+      unassigned_shifts: [
+        { id: 'sat-am', start: '2026-06-06T12:00:00Z', end: '2026-06-06T16:00:00Z', required_groups: { kitchen: 2 } },
+        { id: 'sat-first-aid', start: '2026-06-06T14:00:00Z', end: '2026-06-06T22:00:00Z', required_groups: { medical: 1 }, priority: 5 },
+        { id: 'sat-pm', start: '2026-06-06T16:00:00Z', end: '2026-06-06T20:00:00Z', required_groups: { kitchen: 1, bar: 1 }, priority: 2 },
+        { id: 'sat-night', start: '2026-06-07T01:00:00Z', end: '2026-06-07T07:00:00Z', required_groups: { bar: 2 }, priority: 3 },
+        { id: 'sun-am', start: '2026-06-07T12:00:00Z', end: '2026-06-07T16:00:00Z', required_groups: { kitchen: 2 } },
+      ],
+      current_assignments: [{ shift_id: 'sat-am', volunteer_id: 'v1' }],
+      rules: { min_rest_hours: 8, max_shifts_per_day: 2, timezone: 'America/Chicago' },
+    },
+  },
+  minimal: {
+    summary: 'The fields every request needs',
+    description: 'Two volunteers and one shift; no rules, every shift of priority 1.',
+    value: {
+      volunteers: [
+        { id: 'v1', name: 'Ana Ruiz', group: 'kitchen', max_hours: 8 },
+        { id: 'v2', name: 'Ben Ode', group: 'kitchen', max_hours: 999 },
+      ],
+      unassigned_shifts: [{ id: 'sat-am', start: '2026-06-06T08:00:00Z', end: '2026-06-06T12:00:00Z', required_groups: { kitchen: 2 } }],
+    },
+  },
+};
+
+/** The JSON request body of POST /api/schedule and /api/validate: the schema file, with the examples above. */
+const JSON_REQUEST_BODY: Json = { required: true, content: { 'application/json': { schema: ref('schedule-request.json'), examples: REQUEST_EXAMPLES } } };
+
+const VOLUNTEER_COLUMNS =
+  'Volunteers CSV: Name, Group, Max Hours (a number, 999 for unlimited); optional ID, Additional Groups ("driver, kitchen"), Available and Unavailable (windows separated by ";", each "MM/DD/YYYY hh:mm AM - MM/DD/YYYY hh:mm PM", or "MM/DD/YYYY hh:mm AM - hh:mm PM" within a day, an end before the start meaning the next day; wall-clock times in timezone), Min Rest Hours, Max Shifts Per Day (a blank cell: not given); Email and Phone are read and ignored.';
+const SHIFT_COLUMNS =
+  'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM, wall-clock times in timezone), Groups ("kitchen:2, bar:1"); optional ID and Priority (1 to 5, higher filled first; blank or absent: 1).';
+
 /** The OpenAPI document: info, the paths of each part of the service, and the shared components. */
 export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>, registry: SchemaRegistry): Json {
   return {
@@ -98,7 +154,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         summary: 'Schedule volunteers from JSON',
         description: `At most ${config.limits.maxVolunteers} volunteers, ${config.limits.maxShifts} shifts, ${config.limits.maxLockedAssignments} locked assignments and ${config.limits.maxJsonBodyBytes} bytes.`,
         parameters: SCHEDULE_QUERY,
-        requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
+        requestBody: JSON_REQUEST_BODY,
         responses: {
           '200': scheduleOk,
           '400': problemResponse(['invalid-request', 'invalid-json', 'invalid-encoding']),
@@ -113,7 +169,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         tags: ['scheduling'],
         operationId: 'scheduleCsv',
         summary: 'Schedule volunteers from two CSV exports',
-        description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start and End are wall-clock times in timezone.`,
+        description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start, End and the availability windows are wall-clock times in timezone. The text fields min_rest_hours and max_shifts_per_day are the request's rules (JSON: rules.min_rest_hours, rules.max_shifts_per_day); the Min Rest Hours and Max Shifts Per Day columns override them per volunteer, and days are counted in timezone.`,
         parameters: SCHEDULE_QUERY,
         requestBody: {
           required: true,
@@ -123,17 +179,26 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
                 type: 'object',
                 required: ['volunteers', 'shifts'],
                 properties: {
-                  volunteers: {
+                  volunteers: { type: 'string', contentMediaType: 'text/csv', description: VOLUNTEER_COLUMNS },
+                  shifts: { type: 'string', contentMediaType: 'text/csv', description: SHIFT_COLUMNS },
+                  timezone: {
                     type: 'string',
-                    contentMediaType: 'text/csv',
-                    description: 'Volunteers CSV: Name, Group, Max Hours (optional ID, Email, Phone).',
+                    description: 'IANA time zone of Start, End and the availability windows, and whose calendar days max_shifts_per_day counts.',
+                    default: 'UTC',
+                    examples: ['America/Chicago'],
                   },
-                  shifts: {
+                  min_rest_hours: {
                     type: 'string',
-                    contentMediaType: 'text/csv',
-                    description: 'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM), Groups ("kitchen:2, bar:1"); optional ID.',
+                    description:
+                      "Least rest between two shifts of one volunteer, in hours, 0 to 48 (default 0: only overlapping shifts conflict). A volunteer's Min Rest Hours cell overrides it.",
+                    examples: ['8'],
                   },
-                  timezone: { type: 'string', description: 'IANA time zone of Start and End.', default: 'UTC', examples: ['America/Chicago'] },
+                  max_shifts_per_day: {
+                    type: 'string',
+                    description:
+                      "Most shifts one volunteer may start on one calendar day of timezone, a whole number >= 1 (default: no limit). A volunteer's Max Shifts Per Day cell overrides it.",
+                    examples: ['2'],
+                  },
                 },
               },
             },
@@ -153,7 +218,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         tags: ['scheduling'],
         operationId: 'validate',
         summary: 'Check a request without scheduling',
-        requestBody: { required: true, content: { 'application/json': { schema: ref('schedule-request.json') } } },
+        requestBody: JSON_REQUEST_BODY,
         responses: {
           '200': {
             description: 'Every error and warning of the payload (200 whenever the body is JSON).',

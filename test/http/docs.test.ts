@@ -70,6 +70,14 @@ describe('GET /docs in headless Chromium', function () {
     await page.waitForSelector('#operations-scheduling-schedule .opblock-body', { timeout: 10_000 });
     // A locator, not a string predicate: the page's Content-Security-Policy forbids eval.
     await page.locator('#operations-scheduling-schedule .opblock-body').getByText('unassigned_shifts').first().waitFor({ timeout: 20_000 });
+    // The request examples are offered in a select (an option is never visible); the first,
+    // examples/request.json, is shown and has the 2.2 fields.
+    await page
+      .locator('#operations-scheduling-schedule .opblock-body')
+      .getByText('Availability, several roles, rest, a daily limit and priorities')
+      .first()
+      .waitFor({ state: 'attached', timeout: 20_000 });
+    await page.locator('#operations-scheduling-schedule .opblock-body').getByText('"additional_groups"').first().waitFor({ timeout: 20_000 });
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     expect(problems, problems.join('\n')).to.deep.equal([]);
     expect(external).to.deep.equal([]);

@@ -67,7 +67,8 @@ describe('OpenAPI document (GET /openapi.json)', function () {
       'usage-result',
       'validation-result',
     ]);
-    expect(JSON.stringify(doc)).to.not.include('"max_hours"');
+    // A copied schema would bring its property names; the request examples use them as data.
+    expect(JSON.stringify(doc, (key, value: unknown) => (key === 'examples' ? undefined : value))).to.not.include('"max_hours"');
   });
 
   it('documents every endpoint, the key, and the headers', () => {
@@ -130,6 +131,32 @@ describe('OpenAPI document (GET /openapi.json)', function () {
       }
     }
     expect(count).to.be.greaterThan(20);
+  });
+
+  it('shows request examples that validate, with every 2.2 field, the rules one being examples/request.json', () => {
+    const v = schemas().validator('schedule-request');
+    for (const path of ['/api/schedule', '/api/validate']) {
+      const media = doc.paths[path].post.requestBody.content['application/json'];
+      expect(media.schema).to.deep.equal({ $ref: 'schemas/schedule-request.json' });
+      expect(Object.keys(media.examples as Json)).to.deep.equal(['rules', 'minimal']);
+      for (const [name, example] of Object.entries(media.examples as Json))
+        expect(v(example.value), `${path} ${name}: ${JSON.stringify(v.errors)}`).to.equal(true);
+    }
+    const rules = doc.paths['/api/schedule'].post.requestBody.content['application/json'].examples.rules.value;
+    expect(rules).to.deep.equal(JSON.parse(readFileSync(join(packageRoot, 'examples', 'request.json'), 'utf8')));
+    const text = JSON.stringify(rules);
+    for (const field of ['additional_groups', 'available', 'unavailable', 'min_rest_hours', 'max_shifts_per_day', 'priority', 'rules', 'timezone']) {
+      expect(text, field).to.include(`"${field}"`);
+    }
+  });
+
+  it('documents the CSV upload: the 2.2 columns and the rules text fields', () => {
+    const form = doc.paths['/api/schedule/csv'].post.requestBody.content['multipart/form-data'].schema;
+    expect(Object.keys(form.properties as Json)).to.deep.equal(['volunteers', 'shifts', 'timezone', 'min_rest_hours', 'max_shifts_per_day']);
+    for (const column of ['Additional Groups', 'Available', 'Unavailable', 'Min Rest Hours', 'Max Shifts Per Day']) {
+      expect(form.properties.volunteers.description, column).to.include(column);
+    }
+    expect(form.properties.shifts.description).to.include('Priority');
   });
 
   it('describes the real responses of the running service, success and error', async () => {
