@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { readCsvRequest, readWallClock } from '../../src/input/csv.js';
+import { readCsvRequest } from '../../src/input/csv.js';
+import { readWallClock } from '../../src/input/wall-clock.js';
 
 const BOM = '\ufeff';
 const crlf = (lines: string[]): Buffer => Buffer.from(BOM + lines.join('\r\n') + '\r\n', 'utf8');
@@ -32,6 +33,7 @@ describe('CSV input', () => {
         { id: 'Ode, Ben "The Bear"', name: 'Ode, Ben "The Bear"', group: 'bar', max_hours: 999 },
       ],
       unassigned_shifts: [{ id: 'Sat AM', start: '2026-06-06T08:00:00Z', end: '2026-06-06T12:00:00Z', required_groups: { kitchen: 1, bar: 1 } }],
+      rules: { timezone: 'UTC' },
     });
     expect(r.warnings).to.deep.equal([]);
   });
