@@ -11,6 +11,7 @@ import { CappedList, clip, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WA
 import { isoUtc } from './format.js';
 import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
 import { readWallClock, readWindows } from './wall-clock.js';
+import { ZoneClock } from './zone-clock.js';
 
 export type CsvFile = 'volunteers' | 'shifts';
 
@@ -269,14 +270,15 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
     warnings: new CappedList<Warning>(WARNINGS_PER_CODE, (w) => w.code),
   };
   const { errors, warnings } = found;
+  const clock = new ZoneClock(zone);
   const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
   const sheets = {
     volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings, maxRows.volunteers),
     shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings, maxRows.shifts),
   };
   const request: ScheduleRequest = {
-    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, zone, found) : [],
-    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, zone, found) : [],
+    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, clock, found) : [],
+    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, found) : [],
     rules: { ...rules, timezone: zone },
   };
   if (errors.length > 0) {
@@ -318,7 +320,7 @@ function readAdditionalGroups(value: string): { groups: string[] } | { error: st
 }
 
 /** The optional 2.2 columns of one volunteer row: only the fields whose cells are filled in. */
-function volunteerRules(cells: Map<string, string>, zone: string, err: (column: string, message: string) => void): Partial<Volunteer> {
+function volunteerRules(cells: Map<string, string>, clock: ZoneClock, err: (column: string, message: string) => void): Partial<Volunteer> {
   const out: Partial<Volunteer> = {};
   const additional = cells.get('Additional Groups');
   if (additional) {
@@ -329,7 +331,7 @@ function volunteerRules(cells: Map<string, string>, zone: string, err: (column: 
   for (const column of ['Available', 'Unavailable'] as const) {
     const value = cells.get(column);
     if (!value) continue;
-    const read = readWindows(column, value, zone);
+    const read = readWindows(column, value, clock);
     if ('errors' in read) for (const message of read.errors) err(column, message);
     else out[column === 'Available' ? 'available' : 'unavailable'] = read.windows.map((w) => ({ start: isoUtc(w.start), end: isoUtc(w.end) }));
   }
@@ -340,8 +342,8 @@ function volunteerRules(cells: Map<string, string>, zone: string, err: (column: 
   return out;
 }
 
-/** The volunteers of the volunteers file, windows read in `zone`; each bad cell goes to the findings. */
-function volunteerRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): ScheduleRequest['volunteers'] {
+/** The volunteers of the volunteers file, windows read on `clock`; each bad cell goes to the findings. */
+function volunteerRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Findings): ScheduleRequest['volunteers'] {
   const col = (name: string): string => sheet.headers.get(name)!;
   const ids = identify('volunteers', sheet, errors, warnings);
   return sheet.rows.map(({ row, cells }, i) => {
@@ -358,12 +360,12 @@ function volunteerRows(sheet: Sheet, zone: string, { errors, warnings }: Finding
     else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
     else if (Number(hours) > MAX_HOURS) err('Max Hours', `Max Hours ${quote(hours)} is over ${MAX_HOURS.toLocaleString('en-US')}; write 999 for unlimited.`);
     else maxHours = Number(hours);
-    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours, ...volunteerRules(cells, zone, err) };
+    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours, ...volunteerRules(cells, clock, err) };
   });
 }
 
-/** The shifts of the shifts file, Start and End read in `zone`; each bad cell goes to the findings. */
-function shiftRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): ScheduleRequest['unassigned_shifts'] {
+/** The shifts of the shifts file, Start and End read on `clock`; each bad cell goes to the findings. */
+function shiftRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Findings): ScheduleRequest['unassigned_shifts'] {
   const col = (name: string): string => sheet.headers.get(name)!;
   const ids = identify('shifts', sheet, errors, warnings);
   return sheet.rows.map(({ row, cells }, i) => {
@@ -371,8 +373,8 @@ function shiftRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): 
       errors.push({ file: 'shifts', row, column: col(column), message });
     };
     if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
-    const start = readWallClock('Start', cells.get('Start')!, zone);
-    const end = readWallClock('End', cells.get('End')!, zone);
+    const start = readWallClock('Start', cells.get('Start')!, clock);
+    const end = readWallClock('End', cells.get('End')!, clock);
     if ('error' in start) err('Start', start.error);
     if ('error' in end) err('End', end.error);
     if ('ms' in start && 'ms' in end && end.ms <= start.ms) {

@@ -404,11 +404,12 @@ function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, out: Fi
     const seen = new Map<string, number>();
     list.forEach((g, j) => {
       if (typeof g !== 'string' || g.trim() === '') return; // the schema reports these
-      const pointer = toPointer(['volunteers', i, 'additional_groups', j]);
+      // Built only where an entry needs it: most items are fine.
+      const pointer = (): string => toPointer(['volunteers', i, 'additional_groups', j]);
       const first = seen.get(g);
       if (first !== undefined) {
         out.error(
-          pointer,
+          pointer(),
           'duplicate_group',
           () => `additional_groups[${j}] repeats ${quoteName(g)}, already additional_groups[${first}]; list each group once.`,
         );
@@ -416,13 +417,17 @@ function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, out: Fi
       }
       seen.set(g, j);
       if (g === v.group) {
-        out.warn(pointer, 'redundant_additional_group', () => `${quoteName(g)} is already this volunteer's group; listing it in additional_groups is ignored.`);
+        out.warn(
+          pointer(),
+          'redundant_additional_group',
+          () => `${quoteName(g)} is already this volunteer's group; listing it in additional_groups is ignored.`,
+        );
         return;
       }
       if (required.has(g)) return;
       const entry = unused.get(g);
       if (entry) entry.count++;
-      else unused.set(g, { pointer, volunteer: typeof v.id === 'string' ? quoteName(v.id) : `volunteers[${i}]`, count: 1 });
+      else unused.set(g, { pointer: pointer(), volunteer: typeof v.id === 'string' ? quoteName(v.id) : `volunteers[${i}]`, count: 1 });
     });
   }
   const hints = new NameSuggester(required, out.hints);

@@ -3,8 +3,8 @@
 // 5:00 PM", or "6/6/2026 10:00 PM - 2:00 AM" within a day, where an end time before the start
 // time means the next day. Each reader returns the UTC instant or a message that says what form
 // is expected, with an example.
-import { TZDate } from '@date-fns/tz';
 import { clip } from './entry-caps.js';
+import { ZoneClock } from './zone-clock.js';
 
 const TIME = /^(\d{1,2}):(\d{2})\s*([AaPp])\.?[Mm]\.?$/;
 const DATE_TIME = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\s+(\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\.?)$/;
@@ -49,19 +49,22 @@ function readWall(column: string, value: string): Read<Wall> {
   return { year, month, day, ...time };
 }
 
-/** The instant a wall-clock time names in `zone`, or why there is none (the hour the clocks skip). */
-function instant(column: string, value: string, wall: Wall, zone: string): Read<{ ms: number }> {
-  const date = new TZDate(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, zone);
-  if (date.getHours() !== wall.hour || date.getMinutes() !== wall.minute || date.getDate() !== wall.day) {
-    return { error: `${column} ${quote(value)} does not exist in ${zone}: the clocks skip that hour (daylight saving time).` };
-  }
-  return { ms: date.getTime() };
+/** The instant a wall-clock time names in the clock's zone, or why there is none (the hour the clocks skip). */
+function instant(column: string, value: string, wall: Wall, clock: ZoneClock): Read<{ ms: number }> {
+  const ms = clock.instant(wall.year, wall.month, wall.day, wall.hour, wall.minute);
+  if (ms === undefined) return { error: `${column} ${quote(value)} does not exist in ${clock.zone}: the clocks skip that hour (daylight saving time).` };
+  return { ms };
 }
 
-/** Reads MM/DD/YYYY hh:mm AM|PM as a wall-clock time in `zone`; the UTC instant, or an error message. */
-export function readWallClock(column: string, value: string, zone: string): Read<{ ms: number }> {
+const clockOf = (zone: string | ZoneClock): ZoneClock => (typeof zone === 'string' ? new ZoneClock(zone) : zone);
+
+/**
+ * Reads MM/DD/YYYY hh:mm AM|PM as a wall-clock time in `zone` (a name, or the request's
+ * ZoneClock, which remembers the offsets it has looked up); the UTC instant, or an error message.
+ */
+export function readWallClock(column: string, value: string, zone: string | ZoneClock): Read<{ ms: number }> {
   const wall = readWall(column, value);
-  return failed(wall) ? wall : instant(column, value, wall, zone);
+  return failed(wall) ? wall : instant(column, value, wall, clockOf(zone));
 }
 
 /** A window as UTC instants, [start, end). */
@@ -73,7 +76,7 @@ export interface MsWindow {
 const WINDOW_EXAMPLE = '6/6/2026 8:00 AM - 6/6/2026 5:00 PM, or 6/6/2026 8:00 AM - 5:00 PM within a day';
 
 /** Reads one window, "start - end", the end a full date-time or a time of day. */
-function readWindow(column: string, text: string, zone: string): Read<MsWindow> {
+function readWindow(column: string, text: string, clock: ZoneClock): Read<MsWindow> {
   const dash = text.indexOf('-');
   if (dash < 0 || dash !== text.lastIndexOf('-')) {
     return { error: `${column} window ${quote(text)} is not start - end; write it as ${WINDOW_EXAMPLE}.` };
@@ -82,7 +85,7 @@ function readWindow(column: string, text: string, zone: string): Read<MsWindow> 
   const endText = text.slice(dash + 1).trim();
   const wall = readWall(`${column} window start`, startText);
   if (failed(wall)) return wall;
-  const start = instant(`${column} window start`, startText, wall, zone);
+  const start = instant(`${column} window start`, startText, wall, clock);
   if (endText === '') return { error: `${column} window ${quote(text)} has no end; write it as ${WINDOW_EXAMPLE}.` };
   const timeOnly = TIME.exec(endText);
   if (!timeOnly) {
@@ -91,7 +94,7 @@ function readWindow(column: string, text: string, zone: string): Read<MsWindow> 
         error: `${column} window end ${quote(endText)} is not MM/DD/YYYY hh:mm AM|PM nor hh:mm AM|PM; write the window as ${WINDOW_EXAMPLE}.`,
       };
     }
-    const end = readWallClock(`${column} window end`, endText, zone);
+    const end = readWallClock(`${column} window end`, endText, clock);
     if (failed(start)) return start;
     if (failed(end)) return end;
     if (end.ms <= start.ms) {
@@ -114,9 +117,9 @@ function readWindow(column: string, text: string, zone: string): Read<MsWindow> 
   const endWall: Wall = next
     ? { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), ...time }
     : { year: wall.year, month: wall.month, day: wall.day, ...time };
-  const end = instant(`${column} window end`, endText, endWall, zone);
+  const end = instant(`${column} window end`, endText, endWall, clock);
   if (failed(end)) {
-    return { error: `${column} window ${quote(text)} ends at a time that does not exist in ${zone}: the clocks skip that hour (daylight saving time).` };
+    return { error: `${column} window ${quote(text)} ends at a time that does not exist in ${clock.zone}: the clocks skip that hour (daylight saving time).` };
   }
   return { start: start.ms, end: end.ms };
 }
@@ -126,14 +129,15 @@ function readWindow(column: string, text: string, zone: string): Read<MsWindow> 
  * each with its own message; a cell with no window at all is an error too (blank means absent,
  * and is not read here).
  */
-export function readWindows(column: string, value: string, zone: string): { windows: MsWindow[] } | { errors: string[] } {
+export function readWindows(column: string, value: string, zone: string | ZoneClock): { windows: MsWindow[] } | { errors: string[] } {
+  const clock = clockOf(zone);
   const windows: MsWindow[] = [];
   const errors: string[] = [];
   // En and em dashes, as word processors and spreadsheets write them, read as hyphens.
   for (const part of value.replace(/[\u2013\u2014]/g, '-').split(';')) {
     const text = part.trim();
     if (text === '') continue;
-    const w = readWindow(column, text, zone);
+    const w = readWindow(column, text, clock);
     if (failed(w)) errors.push(w.error);
     else windows.push(w);
   }
