@@ -270,6 +270,8 @@ describe('CSV input', () => {
       expect(windowsOf('10/31/2026 10:00 PM - 11/1/2026 3:00 AM', 'America/Chicago')).to.deep.equal([
         { start: '2026-11-01T03:00:00Z', end: '2026-11-01T09:00:00Z' },
       ]);
+      // A time the clocks show twice is its first occurrence, whatever the server's own zone (TZDate alone would follow it).
+      expect(windowsOf('10/25/2026 2:30 AM - 3:30 AM', 'Europe/Paris')).to.deep.equal([{ start: '2026-10-25T00:30:00Z', end: '2026-10-25T02:30:00Z' }]);
       // The same wall-clock window on an ordinary day is 3 hours.
       expect(windowsOf('3/15/2026 1:00 AM - 4:00 AM', 'America/Chicago')).to.deep.equal([{ start: '2026-03-15T06:00:00Z', end: '2026-03-15T09:00:00Z' }]);
     });
