@@ -179,6 +179,23 @@ describe('POST /api/schedule/csv', function () {
       expect(res.body.errors[4].message).to.equal("Priority 'urgent' is not a whole number from 1 (the default) to 5, where 5 is filled first, such as 3.");
     });
 
+    it('413 when additional groups make more (volunteer, shift) pairs than MAX_CANDIDATE_PAIRS', async () => {
+      const volunteers = ['Name,Group,Max Hours,Additional Groups', 'Ana,kitchen,8,"bar, driver"', 'Ben,bar,8,'];
+      const shifts = ['Name,Start,End,Groups', 'A,6/6/2026 8:00 AM,6/6/2026 12:00 PM,"kitchen:1, bar:1, driver:1"'];
+      // Ana counts for kitchen, bar and driver, Ben for bar: 4 pairs, not the 2 of their own groups.
+      const ok = await testApp({ MAX_CANDIDATE_PAIRS: '4' })
+        .request.post('/api/schedule/csv')
+        .attach('volunteers', file(volunteers), 'v.csv')
+        .attach('shifts', file(shifts), 's.csv');
+      expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+      const over = await testApp({ MAX_CANDIDATE_PAIRS: '3' })
+        .request.post('/api/schedule/csv')
+        .attach('volunteers', file(volunteers), 'v.csv')
+        .attach('shifts', file(shifts), 's.csv');
+      expect(over.status).to.equal(413);
+      expect(over.body.detail).to.match(/^The number of \(volunteer, shift\) pairs of the same group is 4; the limit is 3 pairs/);
+    });
+
     it('400 invalid-csv naming every bad text field at once, and one sent twice', async () => {
       const res = await upload(VOLUNTEERS, SHIFTS, { timezone: 'America/Chicgo', min_rest_hours: '50', max_shifts_per_day: '0' });
       expect(res.status).to.equal(400);

@@ -822,6 +822,27 @@ describe('POST /api/validate', () => {
     ]);
   });
 
+  it('413 for a name over MAX_STRING_LENGTH in the 2.2 fields, before any message or pointer echoes it', async () => {
+    const { request } = testApp({ MAX_STRING_LENGTH: '200' });
+    const long = 'k'.repeat(201);
+    const cases: Array<[(r: Req) => void, string]> = [
+      [(r) => (r.rules = { [long]: 1 }), 'a property name in rules is 201 characters long'],
+      [
+        (r) => (r.volunteers[1].unavailable = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T09:00:00Z', [long]: 1 }]),
+        'a property name in volunteers[1].unavailable[0] is 201',
+      ],
+      [(r) => (r.volunteers[2].additional_groups = ['bar', long]), 'volunteers[2].additional_groups[1] is 201 characters long'],
+    ];
+    for (const [change, detail] of cases) {
+      const r = base();
+      change(r);
+      const res = await request.post('/api/validate').send(r);
+      expect(res.status).to.equal(413);
+      expect(res.body.limit).to.deep.equal({ name: 'MAX_STRING_LENGTH', value: 200 });
+      expect(res.body.detail).to.include(detail);
+    }
+  });
+
   it('applies the configured count limits with 413', async () => {
     const { request } = testApp({ MAX_VOLUNTEERS: '3' });
     const res = await request.post('/api/validate').send(base());
