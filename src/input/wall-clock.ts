@@ -124,22 +124,31 @@ function readWindow(column: string, text: string, clock: ZoneClock): Read<MsWind
   return { start: start.ms, end: end.ms };
 }
 
+/** Bad windows of one cell given a message each; past them, one message counts the rest. */
+export const WINDOW_ERRORS_PER_CELL = 10;
+
 /**
- * Reads a cell of windows separated by `;` (blank parts skipped). Every bad window is reported,
- * each with its own message; a cell with no window at all is an error too (blank means absent,
- * and is not read here).
+ * Reads a cell of windows separated by `;` (blank parts skipped). Each bad window gets its own
+ * message, up to WINDOW_ERRORS_PER_CELL, then one says how many more there are (a cell can hold
+ * hundreds of thousands); a cell with no window at all is an error too (blank means absent, and
+ * is not read here).
  */
 export function readWindows(column: string, value: string, zone: string | ZoneClock): { windows: MsWindow[] } | { errors: string[] } {
   const clock = clockOf(zone);
   const windows: MsWindow[] = [];
   const errors: string[] = [];
+  let bad = 0;
   // En and em dashes, as word processors and spreadsheets write them, read as hyphens.
   for (const part of value.replace(/[\u2013\u2014]/g, '-').split(';')) {
     const text = part.trim();
     if (text === '') continue;
     const w = readWindow(column, text, clock);
-    if (failed(w)) errors.push(w.error);
-    else windows.push(w);
+    if (!failed(w)) windows.push(w);
+    else if (++bad <= WINDOW_ERRORS_PER_CELL) errors.push(w.error);
+  }
+  if (bad > WINDOW_ERRORS_PER_CELL) {
+    const more = (bad - WINDOW_ERRORS_PER_CELL).toLocaleString('en-US');
+    errors.push(`${column} has ${more} more bad windows in this cell besides the ${WINDOW_ERRORS_PER_CELL} listed; fix those and upload again.`);
   }
   if (errors.length > 0) return { errors };
   if (windows.length === 0) {

@@ -276,6 +276,19 @@ describe('CSV input', () => {
       expect(windowsOf('3/15/2026 1:00 AM - 4:00 AM', 'America/Chicago')).to.deep.equal([{ start: '2026-03-15T06:00:00Z', end: '2026-03-15T09:00:00Z' }]);
     });
 
+    it('lists the first 10 bad windows of a cell, then how many more', () => {
+      const cell = Array.from({ length: 25 }, (_, i) => `6/${i + 1}/2026 9:00 AM - 6/${i + 1}/2026 8:00 AM`).join('; ');
+      const errors = errorsOf(crlf(['Name,Group,Max Hours,Available', `Ana,kitchen,8,${cell}; 7/1/2026 9:00 AM - 5:00 PM`]), SHIFT);
+      expect(errors).to.have.length(11);
+      expect(errors[9]!.message).to.match(/^Available window '6\/10\/2026 9:00 AM - 6\/10\/2026 8:00 AM' does not end after it starts/);
+      expect(errors[10]).to.deep.equal({
+        file: 'volunteers',
+        row: 2,
+        column: 'Available',
+        message: 'Available has 15 more bad windows in this cell besides the 10 listed; fix those and upload again.',
+      });
+    });
+
     it('reports every bad cell of the new columns, each bad window on its own, with file, row and column', () => {
       const v = crlf([
         'Name,Group,Max Hours,additional groups,Available,UNAVAILABLE,Min Rest Hours,Max Shifts Per Day',
