@@ -1,13 +1,17 @@
 // Reads the two spreadsheet exports (volunteers and shifts) into the same schedule request the
 // JSON endpoint takes, so both go through one validation and one engine. Headers match by
 // name (case-insensitive, trimmed); BOM, CRLF, blank lines and quoted fields are handled; Start
-// and End are wall-clock times in the given IANA time zone (DST included). Every bad cell is
+// and End, and the Available and Unavailable windows, are wall-clock times in the given IANA
+// time zone (DST included), which also becomes the request's rules.timezone. Every bad cell is
 // reported at once as {file, row, column, message}, rows numbered as a spreadsheet shows them.
-import { TZDate } from '@date-fns/tz';
 import { parse } from 'csv-parse/sync';
-import type { CsvError, ScheduleRequest, Warning } from '../types/schema-types.js';
+import type { CsvError, ScheduleRequest, Volunteer, Warning } from '../types/schema-types.js';
+import { type CsvRules, MAX_SHIFTS_PER_DAY, MIN_REST_HOURS, type NumberRule, PRIORITY, readNumber } from './csv-fields.js';
 import { CappedList, clip, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
+import { isoUtc } from './format.js';
 import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
+import { readWallClock, readWindows } from './wall-clock.js';
+import { ZoneClock } from './zone-clock.js';
 
 export type CsvFile = 'volunteers' | 'shifts';
 
@@ -40,6 +44,11 @@ const COLUMNS: Record<CsvFile, Column[]> = {
     { name: 'Email', required: false },
     { name: 'Phone', required: false },
     { name: 'ID', required: false },
+    { name: 'Additional Groups', required: false },
+    { name: 'Available', required: false },
+    { name: 'Unavailable', required: false },
+    { name: 'Min Rest Hours', required: false },
+    { name: 'Max Shifts Per Day', required: false },
   ],
   shifts: [
     { name: 'Name', required: true },
@@ -47,6 +56,7 @@ const COLUMNS: Record<CsvFile, Column[]> = {
     { name: 'End', required: true },
     { name: 'Groups', required: true },
     { name: 'ID', required: false },
+    { name: 'Priority', required: false },
   ],
 };
 
@@ -61,16 +71,6 @@ function listHeaders(header: string[]): string {
 
 const normalizeHeader = (h: string): string => h.trim().replace(/\s+/g, ' ').toLowerCase();
 const quote = (s: string): string => `'${clip(s)}'`;
-
-/** True when `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The text of an upload, or why it is not UTF-8 text. */
 function decode(file: CsvFile, bytes: Buffer, errors: CappedList<CsvError>): string | undefined {
@@ -186,31 +186,6 @@ function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, wa
   return { rows, headers };
 }
 
-const DATE_TIME = /^(\d{1,2})\/(\d{1,2})\/(\d{4})\s+(\d{1,2}):(\d{2})\s*([AaPp])\.?[Mm]\.?$/;
-
-/** Reads MM/DD/YYYY hh:mm AM|PM as a wall-clock time in `zone`; the UTC instant, or an error message. */
-export function readWallClock(column: string, value: string, zone: string): { ms: number } | { error: string } {
-  const base = `${column} ${quote(value)} is not MM/DD/YYYY hh:mm AM|PM`;
-  if (value === '') return { error: `${column} is blank; write a date and time such as 6/6/2026 8:00 AM.` };
-  const m = DATE_TIME.exec(value);
-  if (!m) return { error: `${base}, such as 6/6/2026 8:00 AM.` };
-  const [month, day, year, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
-  const pm = m[6]!.toLowerCase() === 'p';
-  if (month < 1 || month > 12) return { error: `${base}: month ${month} does not exist${day <= 12 ? '' : ' (is the day written first?)'}.` };
-  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > days) return { error: `${base}: ${year}-${String(month).padStart(2, '0')} has ${days} days.` };
-  if (hour < 1 || hour > 12) return { error: `${base}: the hour must be 1 to 12 with AM or PM.` };
-  if (minute > 59) return { error: `${base}: minutes go up to 59.` };
-  const h24 = (hour % 12) + (pm ? 12 : 0);
-  const date = new TZDate(year, month - 1, day, h24, minute, zone);
-  if (date.getHours() !== h24 || date.getMinutes() !== minute || date.getDate() !== day) {
-    return { error: `${column} ${quote(value)} does not exist in ${zone}: the clocks skip that hour (daylight saving time).` };
-  }
-  return { ms: date.getTime() };
-}
-
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-
 /** Parses a Groups cell such as "kitchen:2, bar:1". */
 function readGroups(value: string): { groups: Record<string, number> } | { error: string } {
   if (value === '') return { error: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' };
@@ -264,14 +239,19 @@ function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, war
   });
 }
 
+/**
+ * The request the two files describe, its rules the given ones plus `zone` as rules.timezone
+ * (so daily limits count the days of the zone the times were read in).
+ */
 export function readCsvRequest(
   volunteersCsv: Buffer,
   shiftsCsv: Buffer,
   zone: string,
   maxRows: RowLimits = { volunteers: Infinity, shifts: Infinity },
+  rules: CsvRules = {},
 ): CsvReadResult {
   try {
-    return readBoth(volunteersCsv, shiftsCsv, zone, maxRows);
+    return readBoth(volunteersCsv, shiftsCsv, zone, maxRows, rules);
   } catch (e) {
     if (e instanceof TooManyRows) return { ok: false, tooManyRows: e.detail };
     throw e;
@@ -284,20 +264,22 @@ interface Findings {
   warnings: CappedList<Warning>;
 }
 
-function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits): CsvReadResult {
+function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits, rules: CsvRules): CsvReadResult {
   const found: Findings = {
     errors: new CappedList<CsvError>(ERRORS_PER_CODE, (e) => `${e.file}\u0000${e.column ?? ''}`),
     warnings: new CappedList<Warning>(WARNINGS_PER_CODE, (w) => w.code),
   };
   const { errors, warnings } = found;
+  const clock = new ZoneClock(zone);
   const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
   const sheets = {
     volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings, maxRows.volunteers),
     shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings, maxRows.shifts),
   };
   const request: ScheduleRequest = {
-    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, found) : [],
-    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, zone, found) : [],
+    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, clock, found) : [],
+    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, found) : [],
+    rules: { ...rules, timezone: zone },
   };
   if (errors.length > 0) {
     const more = errors.overflow((key, n): CsvError => {
@@ -314,8 +296,54 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   return { ok: true, request, warnings: [...warnings.list(), ...more] };
 }
 
-/** The volunteers of the volunteers file; each bad cell goes to the findings. */
-function volunteerRows(sheet: Sheet, { errors, warnings }: Findings): ScheduleRequest['volunteers'] {
+/** A number cell of an optional column: absent when blank, else the number `rule` allows (or an error). */
+function numberCell(cells: Map<string, string>, column: string, rule: NumberRule, err: (column: string, message: string) => void): number | undefined {
+  const value = cells.get(column);
+  if (value === undefined || value === '') return undefined;
+  const n = readNumber(column, value, rule);
+  if ('value' in n) return n.value;
+  err(column, n.error);
+  return undefined;
+}
+
+/** An Additional Groups cell such as "driver, kitchen": the names, trimmed, blanks skipped; each listed once. */
+function readAdditionalGroups(value: string): { groups: string[] } | { error: string } {
+  const groups: string[] = [];
+  const seen = new Set<string>();
+  for (const name of value.split(',').map((p) => p.trim())) {
+    if (name === '') continue;
+    if (seen.has(name)) return { error: `Additional Groups lists '${clip(name)}' twice in ${quote(value)}; list each group once, such as "driver, kitchen".` };
+    seen.add(name);
+    groups.push(name);
+  }
+  return { groups };
+}
+
+/** The optional 2.2 columns of one volunteer row: only the fields whose cells are filled in. */
+function volunteerRules(cells: Map<string, string>, clock: ZoneClock, err: (column: string, message: string) => void): Partial<Volunteer> {
+  const out: Partial<Volunteer> = {};
+  const additional = cells.get('Additional Groups');
+  if (additional) {
+    const read = readAdditionalGroups(additional);
+    if ('error' in read) err('Additional Groups', read.error);
+    else if (read.groups.length > 0) out.additional_groups = read.groups;
+  }
+  for (const column of ['Available', 'Unavailable'] as const) {
+    const value = cells.get(column);
+    if (!value) continue;
+    const read = readWindows(column, value, clock);
+    if ('errors' in read) for (const message of read.errors) err(column, message);
+    else out[column === 'Available' ? 'available' : 'unavailable'] = read.windows.map((w) => ({ start: isoUtc(w.start), end: isoUtc(w.end) }));
+  }
+  const rest = numberCell(cells, 'Min Rest Hours', MIN_REST_HOURS, err);
+  if (rest !== undefined) out.min_rest_hours = rest;
+  const perDay = numberCell(cells, 'Max Shifts Per Day', MAX_SHIFTS_PER_DAY, err);
+  if (perDay !== undefined) out.max_shifts_per_day = perDay;
+  return out;
+}
+
+/** The volunteers of the volunteers file, windows read on `clock`; each bad cell goes to the findings. */
+function volunteerRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Findings): ScheduleRequest['volunteers'] {
   const col = (name: string): string => sheet.headers.get(name)!;
   const ids = identify('volunteers', sheet, errors, warnings);
   return sheet.rows.map(({ row, cells }, i) => {
@@ -332,12 +360,12 @@ function volunteerRows(sheet: Sheet, { errors, warnings }: Findings): ScheduleRe
     else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
     else if (Number(hours) > MAX_HOURS) err('Max Hours', `Max Hours ${quote(hours)} is over ${MAX_HOURS.toLocaleString('en-US')}; write 999 for unlimited.`);
     else maxHours = Number(hours);
-    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours };
+    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours, ...volunteerRules(cells, clock, err) };
   });
 }
 
-/** The shifts of the shifts file, Start and End read in `zone`; each bad cell goes to the findings. */
-function shiftRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): ScheduleRequest['unassigned_shifts'] {
+/** The shifts of the shifts file, Start and End read on `clock`; each bad cell goes to the findings. */
+function shiftRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Findings): ScheduleRequest['unassigned_shifts'] {
   const col = (name: string): string => sheet.headers.get(name)!;
   const ids = identify('shifts', sheet, errors, warnings);
   return sheet.rows.map(({ row, cells }, i) => {
@@ -345,8 +373,8 @@ function shiftRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): 
       errors.push({ file: 'shifts', row, column: col(column), message });
     };
     if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
-    const start = readWallClock('Start', cells.get('Start')!, zone);
-    const end = readWallClock('End', cells.get('End')!, zone);
+    const start = readWallClock('Start', cells.get('Start')!, clock);
+    const end = readWallClock('End', cells.get('End')!, clock);
     if ('error' in start) err('Start', start.error);
     if ('error' in end) err('End', end.error);
     if ('ms' in start && 'ms' in end && end.ms <= start.ms) {
@@ -357,11 +385,13 @@ function shiftRows(sheet: Sheet, zone: string, { errors, warnings }: Findings): 
     }
     const groups = readGroups(cells.get('Groups')!);
     if ('error' in groups) err('Groups', groups.error);
+    const priority = numberCell(cells, 'Priority', PRIORITY, err);
     return {
       id: ids[i]!,
-      start: 'ms' in start ? iso(start.ms) : '',
-      end: 'ms' in end ? iso(end.ms) : '',
+      start: 'ms' in start ? isoUtc(start.ms) : '',
+      end: 'ms' in end ? isoUtc(end.ms) : '',
       required_groups: 'groups' in groups ? groups.groups : {},
+      ...(priority === undefined ? {} : { priority }),
     };
   });
 }

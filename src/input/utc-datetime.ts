@@ -16,24 +16,41 @@ function quote(value: string): string {
   return `'${value.length > 40 ? `${value.slice(0, 40)}...` : value}'`;
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days in a month (1-12) of the proleptic Gregorian calendar, as Date counts them. */
+function daysInMonth(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!;
+}
+
+/** Epoch milliseconds of a UTC date-time; years 0-99 kept as written (Date.UTC reads them as 1900-1999). */
+function utcMs(y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): number {
+  if (y >= 100) return Date.UTC(y, mo - 1, d, h, mi, s, ms);
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, ms);
+  return date.getTime();
+}
+
 /** Parses a date-time of the contract's form; `field` names the value in the message. */
 export function parseUtcDateTime(field: string, value: string): UtcParse {
   const m = STRICT.exec(value);
   if (m) {
-    const [y, mo, d, h, mi] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
-    const s = Number(m[6] ?? 0);
-    const fraction = Number((m[7] ?? '0').padEnd(3, '0'));
-    // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as written.
-    const back = new Date(0);
-    back.setUTCFullYear(y!, mo! - 1, d);
-    back.setUTCHours(h!, mi, s, fraction);
-    const ms = back.getTime();
-    if (mo! < 1 || mo! > 12 || back.getUTCMonth() !== mo! - 1 || back.getUTCDate() !== d! || h! > 23 || mi! > 59 || s > 59) {
-      const days = mo! >= 1 && mo! <= 12 ? new Date(Date.UTC(y!, mo, 0)).getUTCDate() : 0;
-      const why = days > 0 && d! > days ? `${MONTHS[mo! - 1]} ${y} has ${days} days` : 'a month, day, hour, minute or second is out of range';
+    // Plain arithmetic, no Date round trip and no arrays: this runs for every shift and window.
+    const y = Number(m[1]);
+    const mo = Number(m[2]);
+    const d = Number(m[3]);
+    const h = Number(m[4]);
+    const mi = Number(m[5]);
+    const s = m[6] === undefined ? 0 : Number(m[6]);
+    const fraction = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0'));
+    const days = mo >= 1 && mo <= 12 ? daysInMonth(y, mo) : 0;
+    if (days === 0 || d < 1 || d > days || h > 23 || mi > 59 || s > 59) {
+      const why = days > 0 && d > days ? `${MONTHS[mo - 1]} ${y} has ${days} days` : 'a month, day, hour, minute or second is out of range';
       return { ok: false, code: 'invalid_date', message: `${field} ${quote(value)} is not a real date-time: ${why}.` };
     }
-    return { ok: true, ms };
+    return { ok: true, ms: utcMs(y, mo, d, h, mi, s, fraction) };
   }
   const loose = LOOSE.exec(value);
   if (loose) {

@@ -8,10 +8,15 @@ import { NameSuggester, newHintBudget } from './did-you-mean.js';
 import { CappedEntries, ERRORS_PER_CODE, quoteName, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { normalizeRequest, type Problem } from './problem.js';
 import type { ErrorObject, JsonSchema, SchemaRegistry } from './schema-registry.js';
+import { isTimeZone, notATimeZone } from './time-zone.js';
 import { parseUtcDateTime, UTC_EXAMPLE } from './utc-datetime.js';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
+
+const WINDOW_EXAMPLE = '{"start": "2026-06-06T08:00:00Z", "end": "2026-06-06T20:00:00Z"}';
+const REST_HOURS = 'a number of hours from 0 to 48, such as 8';
+const SHIFTS_PER_DAY = 'a whole number of shifts from 1 to 100000, such as 2';
 
 const isObject = (x: Json): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isNonNegInt = (x: Json): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
@@ -27,16 +32,35 @@ const EXPECTED: Record<string, string> = {
   'volunteer.name': 'a string such as "Ana Ruiz"',
   'volunteer.group': 'a group name such as "kitchen"',
   'volunteer.max_hours': 'a number of hours from 0 to 100000, or 999 for unlimited',
+  'volunteer.additional_groups': 'an array of group names such as ["driver", "kitchen"]',
+  'volunteer.additional_group': 'a group name such as "driver"',
+  'volunteer.available': `an array of time windows such as [${WINDOW_EXAMPLE}] ([] means never; leave it out for always)`,
+  'volunteer.unavailable': `an array of time windows such as [${WINDOW_EXAMPLE}]`,
+  'volunteer.min_rest_hours': REST_HOURS,
+  'volunteer.max_shifts_per_day': SHIFTS_PER_DAY,
+  window: `an object such as ${WINDOW_EXAMPLE}`,
+  'window.start': 'a UTC date-time such as "2026-06-06T08:00:00Z"',
+  'window.end': 'a UTC date-time such as "2026-06-06T20:00:00Z"',
   shift: `an object such as {"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}`,
   'shift.id': 'a non-empty string such as "kitchen-sat-1"',
   'shift.start': `a UTC date-time such as "${UTC_EXAMPLE}"`,
   'shift.end': 'a UTC date-time such as "2026-06-01T12:00:00Z"',
   'shift.required_groups': 'an object such as {"kitchen": 2}',
   'shift.headcount': 'a whole number from 0 to 100000, such as 2',
+  'shift.priority': 'a whole number from 1 to 5 (5 is filled first; 1, the default, last), such as 3',
   assignment: 'an object such as {"shift_id": "sat-am", "volunteer_id": "v1"}',
   'assignment.shift_id': 'the id of a shift in unassigned_shifts',
   'assignment.volunteer_id': 'the id of a volunteer in volunteers',
+  'request.rules': 'an object such as {"min_rest_hours": 8, "max_shifts_per_day": 2, "timezone": "America/Chicago"}',
+  'rules.min_rest_hours': REST_HOURS,
+  'rules.max_shifts_per_day': SHIFTS_PER_DAY,
+  'rules.timezone': 'an IANA time zone name such as "America/Chicago"',
 };
+
+/** Kinds whose range the maximum's message gives whole (the older fields say "at most N"). */
+const RANGE_KINDS = new Set(['volunteer.min_rest_hours', 'volunteer.max_shifts_per_day', 'rules.min_rest_hours', 'rules.max_shifts_per_day', 'shift.priority']);
+
+const WINDOW_LISTS = new Set(['available', 'unavailable']);
 
 const COLLECTION_KIND: Record<string, string> = {
   volunteers: 'volunteer',
@@ -52,13 +76,19 @@ interface Field {
 }
 
 function fieldOf(segments: string[]): Field {
-  const [top, index, prop, key] = segments;
+  const [top, index, prop, key, sub] = segments;
   if (top === undefined) return { kind: 'request', label: 'the request body' };
+  if (top === 'rules' && index !== undefined) return { kind: `rules.${index}`, label: `rules.${index}` };
   const item = COLLECTION_KIND[top];
   if (index === undefined || item === undefined) return { kind: `request.${top}`, label: top };
   if (prop === undefined) return { kind: item, label: `${top}[${index}]` };
   if (item === 'shift' && prop === 'required_groups' && key !== undefined) {
     return { kind: 'shift.headcount', label: `the headcount of group '${key}'` };
+  }
+  if (item === 'volunteer' && key !== undefined) {
+    if (prop === 'additional_groups') return { kind: 'volunteer.additional_group', label: `additional_groups[${key}]` };
+    if (WINDOW_LISTS.has(prop))
+      return sub === undefined ? { kind: 'window', label: `${prop}[${key}]` } : { kind: `window.${sub}`, label: `${prop}[${key}].${sub}` };
   }
   return { kind: `${item}.${prop}`, label: prop };
 }
@@ -94,7 +124,7 @@ function schemaError(e: ErrorObject): FieldError | undefined {
     case 'type': {
       const f = fieldOf(base);
       const pointer = toPointer(base);
-      if (f.kind === 'shift.headcount' && typeof e.data === 'number') {
+      if ((e.params as { type: string }).type === 'integer' && typeof e.data === 'number') {
         return { pointer, code: 'not_integer', message: `${f.label} must be ${expected(f.kind)}, not ${e.data}.` };
       }
       if (f.kind === 'volunteer.max_hours' && e.data === null) {
@@ -109,6 +139,8 @@ function schemaError(e: ErrorObject): FieldError | undefined {
     case 'maximum': {
       const f = fieldOf(base);
       const limit = (e.params as { limit: number }).limit.toLocaleString('en-US');
+      if (RANGE_KINDS.has(f.kind))
+        return { pointer: toPointer(base), code: 'out_of_range', message: `${f.label} must be ${expected(f.kind)}, not ${describe(e.data)}.` };
       const unlimited = f.kind === 'volunteer.max_hours' ? '; use 999 for unlimited' : '';
       return { pointer: toPointer(base), code: 'out_of_range', message: `${f.label} must be at most ${limit}${unlimited}, not ${describe(e.data)}.` };
     }
@@ -116,7 +148,7 @@ function schemaError(e: ErrorObject): FieldError | undefined {
       const f = fieldOf(base);
       const pointer = toPointer(base);
       const value = String(e.data);
-      if (f.kind === 'shift.start' || f.kind === 'shift.end') {
+      if (f.kind === 'shift.start' || f.kind === 'shift.end' || f.kind === 'window.start' || f.kind === 'window.end') {
         const parsed = parseUtcDateTime(f.label, value);
         if (!parsed.ok) return { pointer, code: parsed.code, message: parsed.message };
       }
@@ -163,35 +195,50 @@ class Findings {
 }
 
 function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, out: Findings): void {
-  const known = new Map<string, { props: Set<string>; hints: NameSuggester }>();
-  for (const name of ['schedule-request', 'volunteer', 'shift', 'current-assignment']) {
-    const props = Object.keys(schemas.get(name)?.properties ?? {});
-    known.set(name, { props: new Set(props), hints: new NameSuggester(props, out.hints) });
-  }
-  const check = (value: Json, segments: Array<string | number>, schemaName: string, what: string): void => {
-    if (!isObject(value)) return;
-    const { props, hints } = known.get(schemaName)!;
-    for (const key in value) {
-      if (!Object.hasOwn(value, key) || props.has(key)) continue;
-      // Built only while under the cap: a body may carry hundreds of thousands of unknown keys.
-      out.warnings.add('unknown_property', () => ({
-        code: 'unknown_property',
-        message: `Property ${quoteName(key)} is not part of ${what} and is ignored${hints.didYouMean(key)}`,
-        pointer: toPointer([...segments, key]),
-      }));
-    }
+  const propsOf = (schema: JsonSchema | undefined): string[] => Object.keys(schema?.properties ?? {});
+  /** A check of one kind of object: warns about each key its schema does not name. */
+  const checker = (props: string[], what: string): ((value: Json, segments: Array<string | number>) => void) => {
+    const known = new Set(props);
+    const hints = new NameSuggester(props, out.hints);
+    return (value, segments) => {
+      if (!isObject(value)) return;
+      for (const key in value) {
+        if (!Object.hasOwn(value, key) || known.has(key)) continue;
+        // Built only while under the cap: a body may carry hundreds of thousands of unknown keys.
+        out.warnings.add('unknown_property', () => ({
+          code: 'unknown_property',
+          message: `Property ${quoteName(key)} is not part of ${what} and is ignored${hints.didYouMean(key)}`,
+          pointer: toPointer([...segments, key]),
+        }));
+      }
+    };
   };
-  check(body, [], 'schedule-request', 'the request');
-  const each = (key: string, schemaName: string, what: string): void => {
+  const request = schemas.get('schedule-request');
+  const volunteer = schemas.get('volunteer');
+  const windowSchema = (volunteer?.$defs as Record<string, JsonSchema> | undefined)?.window;
+  checker(propsOf(request), 'the request')(body, []);
+  checker(propsOf(request?.properties?.rules), 'the rules')(body.rules, ['rules']);
+  const checkVolunteer = checker(propsOf(volunteer), 'a volunteer');
+  const checkWindow = checker(propsOf(windowSchema), 'a time window');
+  for (const [v, i] of items(body, 'volunteers')) {
+    checkVolunteer(v, ['volunteers', i]);
+    for (const list of WINDOW_LISTS) {
+      const windows = v[list];
+      if (Array.isArray(windows))
+        windows.forEach((w, j) => {
+          checkWindow(w, ['volunteers', i, list, j]);
+        });
+    }
+  }
+  const each = (key: string, check: (value: Json, segments: Array<string | number>) => void): void => {
     const list = body[key];
     if (Array.isArray(list))
       list.forEach((item, i) => {
-        check(item, [key, i], schemaName, what);
+        check(item, [key, i]);
       });
   };
-  each('volunteers', 'volunteer', 'a volunteer');
-  each('unassigned_shifts', 'shift', 'a shift');
-  each('current_assignments', 'current-assignment', 'a current assignment');
+  each('unassigned_shifts', checker(propsOf(schemas.get('shift')), 'a shift'));
+  each('current_assignments', checker(propsOf(schemas.get('current-assignment')), 'a current assignment'));
 }
 
 function items(body: Obj, key: string): Array<[Obj, number]> {
@@ -219,28 +266,52 @@ function checkIds(body: Obj, key: 'volunteers' | 'unassigned_shifts', out: Findi
   return seen;
 }
 
+/**
+ * The start and end of a shift or a window: real dates (the schema checks their form) and end
+ * after start. `prefix` names the pair in messages ("" for a shift, "available[0]." for a
+ * window). The length in milliseconds when both are good and in order.
+ */
+function checkSpan(item: Obj, at: Array<string | number>, prefix: string, what: string, out: Findings): number | undefined {
+  const { start, end } = item;
+  const s = typeof start === 'string' ? parseUtcDateTime(`${prefix}start`, start) : undefined;
+  const e = typeof end === 'string' ? parseUtcDateTime(`${prefix}end`, end) : undefined;
+  // Pattern failures are already reported by the schema; here only real-date and order checks.
+  if (s && !s.ok && s.code === 'invalid_date') out.error(toPointer([...at, 'start']), s.code, s.message);
+  if (e && !e.ok && e.code === 'invalid_date') out.error(toPointer([...at, 'end']), e.code, e.message);
+  if (!s?.ok || !e?.ok) return undefined;
+  if (e.ms <= s.ms) {
+    out.error(
+      toPointer([...at, 'end']),
+      'end_not_after_start',
+      `${prefix}end (${String(end)}) must be after ${prefix}start (${String(start)}); a ${what} that crosses midnight ends on the next day's date.`,
+    );
+    return undefined;
+  }
+  return e.ms - s.ms;
+}
+
 function checkShiftTimes(body: Obj, out: Findings): void {
   for (const [shift, i] of items(body, 'unassigned_shifts')) {
-    const { start, end } = shift;
-    // Pattern failures are already reported by the schema; here only real-date and order checks.
-    const s = typeof start === 'string' ? parseUtcDateTime('start', start) : undefined;
-    const e = typeof end === 'string' ? parseUtcDateTime('end', end) : undefined;
-    if (s && !s.ok && s.code === 'invalid_date') out.error(toPointer(['unassigned_shifts', i, 'start']), s.code, s.message);
-    if (e && !e.ok && e.code === 'invalid_date') out.error(toPointer(['unassigned_shifts', i, 'end']), e.code, e.message);
-    if (s?.ok && e?.ok) {
-      if (e.ms <= s.ms) {
-        out.error(
-          toPointer(['unassigned_shifts', i, 'end']),
-          'end_not_after_start',
-          `end (${String(end)}) must be after start (${String(start)}); a shift that crosses midnight ends on the next day's date.`,
-        );
-      } else if (e.ms - s.ms > 24 * 3_600_000) {
-        out.warn(
-          toPointer(['unassigned_shifts', i]),
-          'long_shift',
-          `Shift '${String(shift.id)}' lasts ${Math.round((e.ms - s.ms) / 360_000) / 10} hours, over 24; check its start and end.`,
-        );
-      }
+    const length = checkSpan(shift, ['unassigned_shifts', i], '', 'shift', out);
+    if (length !== undefined && length > 24 * 3_600_000) {
+      out.warn(
+        toPointer(['unassigned_shifts', i]),
+        'long_shift',
+        `Shift '${String(shift.id)}' lasts ${Math.round(length / 360_000) / 10} hours, over 24; check its start and end.`,
+      );
+    }
+  }
+}
+
+/** Each available and unavailable window of each volunteer: real dates, end after start. */
+function checkWindows(body: Obj, out: Findings): void {
+  for (const [v, i] of items(body, 'volunteers')) {
+    for (const list of WINDOW_LISTS) {
+      const windows = v[list];
+      if (!Array.isArray(windows)) continue;
+      windows.forEach((w, j) => {
+        if (isObject(w)) checkSpan(w, ['volunteers', i, list, j], `${list}[${j}].`, 'window', out);
+      });
     }
   }
 }
@@ -266,10 +337,25 @@ function checkAssignments(body: Obj, shiftIds: Map<string, number>, volunteerIds
   }
 }
 
+/** Every group some volunteer can fill: each one's group and additional_groups. */
+function memberGroups(body: Obj): Set<string> {
+  const groups = new Set<string>();
+  for (const [v] of items(body, 'volunteers')) {
+    if (typeof v.group === 'string') groups.add(v.group);
+    if (Array.isArray(v.additional_groups)) for (const g of v.additional_groups) if (typeof g === 'string' && g.trim() !== '') groups.add(g);
+  }
+  return groups;
+}
+
+/**
+ * Groups no volunteer can fill (warnings), then each volunteer's additional_groups. Returns every
+ * group the request names, for the summary.
+ */
 function checkGroups(body: Obj, out: Findings): Set<string> {
-  const volunteerGroups = new Set<string>();
-  for (const [v] of items(body, 'volunteers')) if (typeof v.group === 'string') volunteerGroups.add(v.group);
+  const volunteerGroups = memberGroups(body);
   const allGroups = new Set(volunteerGroups);
+  /** The groups some shift needs at least one volunteer of. */
+  const required = new Set<string>();
   const orphan = new Map<string, { pointer: string; shifts: string[] }>();
   for (const [shift, i] of items(body, 'unassigned_shifts')) {
     const groups = shift.required_groups;
@@ -284,7 +370,9 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
     }
     for (const [group, n] of counts) {
       allGroups.add(group);
-      if (volunteerGroups.has(group) || !isNonNegInt(n) || n === 0) continue;
+      if (!isNonNegInt(n) || n === 0) continue;
+      required.add(group);
+      if (volunteerGroups.has(group)) continue;
       const entry = orphan.get(group);
       if (entry) entry.shifts.push(String(shift.id));
       else orphan.set(group, { pointer: toPointer(['unassigned_shifts', i, 'required_groups', group]), shifts: [String(shift.id)] });
@@ -299,7 +387,68 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
       return `No volunteer belongs to group ${quoteName(group)}, which ${which}; those slots will stay empty.${hint}`;
     });
   }
+  checkAdditionalGroups(body, required, out);
   return allGroups;
+}
+
+/**
+ * additional_groups of each volunteer: a group listed twice is an error at the repeat; the
+ * volunteer's own group is ignored there (a warning); a group no shift requires is a warning,
+ * once per group, with the closest group some shift requires.
+ */
+function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, out: Findings): void {
+  const unused = new Map<string, { pointer: string; volunteer: string; count: number }>();
+  for (const [v, i] of items(body, 'volunteers')) {
+    const list = v.additional_groups;
+    if (!Array.isArray(list)) continue;
+    const seen = new Map<string, number>();
+    list.forEach((g, j) => {
+      if (typeof g !== 'string' || g.trim() === '') return; // the schema reports these
+      // Built only where an entry needs it: most items are fine.
+      const pointer = (): string => toPointer(['volunteers', i, 'additional_groups', j]);
+      const first = seen.get(g);
+      if (first !== undefined) {
+        out.error(
+          pointer(),
+          'duplicate_group',
+          () => `additional_groups[${j}] repeats ${quoteName(g)}, already additional_groups[${first}]; list each group once.`,
+        );
+        return;
+      }
+      seen.set(g, j);
+      if (g === v.group) {
+        out.warn(
+          pointer(),
+          'redundant_additional_group',
+          () => `${quoteName(g)} is already this volunteer's group; listing it in additional_groups is ignored.`,
+        );
+        return;
+      }
+      if (required.has(g)) return;
+      const entry = unused.get(g);
+      if (entry) entry.count++;
+      else unused.set(g, { pointer: pointer(), volunteer: typeof v.id === 'string' ? quoteName(v.id) : `volunteers[${i}]`, count: 1 });
+    });
+  }
+  const hints = new NameSuggester(required, out.hints);
+  for (const [group, { pointer, volunteer, count }] of unused) {
+    out.warn(pointer, 'additional_group_not_required', () => {
+      const whose = count === 1 ? `volunteer ${volunteer}` : `${count} volunteers (first: ${volunteer})`;
+      const hit = hints.closest(group);
+      const hint = hit === undefined ? '' : ` Did you mean '${hit}'?`;
+      return `No shift requires group ${quoteName(group)}, listed in the additional_groups of ${whose}; it fills no slot.${hint}`;
+    });
+  }
+}
+
+/** rules.timezone names a zone (the schema checks the other rules). */
+function checkRules(body: Obj, out: Findings): void {
+  const rules = body.rules;
+  if (!isObject(rules)) return;
+  const zone = rules.timezone;
+  if (typeof zone === 'string' && zone !== '' && !isTimeZone(zone)) {
+    out.error('/rules/timezone', 'invalid_timezone', () => notATimeZone('rules.timezone', zone, out.hints));
+  }
 }
 
 function summarize(body: Obj, groups: Set<string>): ValidationResult['summary'] {
@@ -387,6 +536,8 @@ export function checkScheduleRequest(
   const volunteerIds = checkIds(body, 'volunteers', out);
   const shiftIds = checkIds(body, 'unassigned_shifts', out);
   checkShiftTimes(body, out);
+  checkWindows(body, out);
+  checkRules(body, out);
   checkAssignments(body, shiftIds, volunteerIds, out);
   const groups = checkGroups(body, out);
 

@@ -3,6 +3,7 @@
 // other requests meanwhile; past INPUT_WORKERS busy threads and INPUT_QUEUE_MAX waiting
 // requests, a request gets 503 at once. The CLI and most tests prepare in their own thread.
 import { Piscina } from 'piscina';
+import type { CsvRuleFields } from '../input/csv-fields.js';
 import type { Limits } from '../config/config.js';
 import type { ValidationResult } from '../types/schema-types.js';
 import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext, type PreparedProblem } from './prepare.js';
@@ -10,7 +11,9 @@ import { ProblemError, type ProblemExtras, type ProblemSlug } from './problems.j
 
 /** One request's prepare step. */
 type TaskBody =
-  { kind: 'validate'; body: Uint8Array } | { kind: 'json'; body: Uint8Array } | { kind: 'csv'; volunteers: Uint8Array; shifts: Uint8Array; timezone: string };
+  | { kind: 'validate'; body: Uint8Array }
+  | { kind: 'json'; body: Uint8Array }
+  | { kind: 'csv'; volunteers: Uint8Array; shifts: Uint8Array; timezone: string; ruleFields: CsvRuleFields };
 
 /** A prepare step as sent to an input worker, with the configured limits. */
 export type InputTask = TaskBody & { limits: Limits };
@@ -22,7 +25,8 @@ export type InputTaskResult =
 export interface InputPreparer {
   validate(body: Uint8Array): Promise<ValidationResult>;
   prepareJson(body: Uint8Array): Promise<PreparedProblem>;
-  prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string): Promise<PreparedProblem>;
+  /** `ruleFields`: the upload's min_rest_hours and max_shifts_per_day text fields, as sent. */
+  prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string, ruleFields?: CsvRuleFields): Promise<PreparedProblem>;
   close(): Promise<void>;
   stats(): { threads: number; queued: number };
 }
@@ -39,7 +43,7 @@ export function inlinePreparer(context: PrepareContext): InputPreparer {
   return {
     validate: (body) => settle(() => validateJsonBody(body, context)),
     prepareJson: (body) => settle(() => prepareJsonBody(body, context)),
-    prepareCsv: (volunteers, shifts, timezone) => settle(() => prepareCsv(volunteers, shifts, timezone, context)),
+    prepareCsv: (volunteers, shifts, timezone, ruleFields = {}) => settle(() => prepareCsv(volunteers, shifts, timezone, context, ruleFields)),
     close: async () => {},
     stats: () => ({ threads: 0, queued: 0 }),
   };
@@ -78,7 +82,8 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
   return {
     validate: async (body) => (await run({ kind: 'validate', body })) as ValidationResult,
     prepareJson: async (body) => (await run({ kind: 'json', body })) as PreparedProblem,
-    prepareCsv: async (volunteers, shifts, timezone) => (await run({ kind: 'csv', volunteers, shifts, timezone })) as PreparedProblem,
+    prepareCsv: async (volunteers, shifts, timezone, ruleFields = {}) =>
+      (await run({ kind: 'csv', volunteers, shifts, timezone, ruleFields })) as PreparedProblem,
     close: () => pool.destroy(),
     stats: () => ({ threads: pool.threads.length, queued: pool.queueSize }),
   };

@@ -18,7 +18,7 @@ export default function runInputTask(task: InputTask): InputTaskResult {
       case 'json':
         return { ok: true, value: prepareJsonBody(task.body, ctx) };
       case 'csv':
-        return { ok: true, value: prepareCsv(task.volunteers, task.shifts, task.timezone, ctx) };
+        return { ok: true, value: prepareCsv(task.volunteers, task.shifts, task.timezone, ctx, task.ruleFields) };
     }
   } catch (e) {
     if (e instanceof ProblemError) return { ok: false, problem: { slug: e.type.slug, detail: e.detail, extras: e.extras } };

@@ -32,12 +32,26 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
     for (const key in value) if (key.length > limits.maxStringLength) tooLong(key, `a property name in ${where}`);
   };
   keysOf(record, 'the request');
+  const rules = record.rules;
+  if (typeof rules === 'object' && rules !== null) keysOf(rules as Record<string, unknown>, 'rules');
   for (const key of ['volunteers', 'unassigned_shifts', 'current_assignments'])
     items(key).forEach((item, i) => {
       keysOf(item, `${key}[${i}]`);
     });
   items('volunteers').forEach((v, i) => {
     for (const field of ['id', 'name', 'group']) tooLong(v[field], `volunteers[${i}].${field}`);
+    const additional = v.additional_groups;
+    if (Array.isArray(additional))
+      additional.forEach((g, j) => {
+        tooLong(g, `volunteers[${i}].additional_groups[${j}]`);
+      });
+    for (const list of ['available', 'unavailable']) {
+      const windows = v[list];
+      if (Array.isArray(windows))
+        windows.forEach((w, j) => {
+          if (typeof w === 'object' && w !== null) keysOf(w as Record<string, unknown>, `volunteers[${i}].${list}[${j}]`);
+        });
+    }
   });
   items('unassigned_shifts').forEach((s, i) => {
     tooLong(s.id, `unassigned_shifts[${i}].id`);
@@ -61,10 +75,13 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
   });
 }
 
-/** The engine's model has a variable per (volunteer, shift) pair of a group: bound its size. */
+/**
+ * The engine's model has a variable per (volunteer, shift) pair of a group: bound its size. A
+ * volunteer counts once for each group they can fill (their group and additional_groups).
+ */
 export function enforcePairLimit(problem: Problem, limits: Limits): void {
   const members = new Map<string, number>();
-  for (const v of problem.volunteers) members.set(v.group, (members.get(v.group) ?? 0) + 1);
+  for (const v of problem.volunteers) for (const g of v.groups) members.set(g, (members.get(g) ?? 0) + 1);
   let pairs = 0;
   for (const s of problem.shifts) for (const [group, n] of s.required) if (n > 0) pairs += members.get(group) ?? 0;
   if (pairs > limits.maxCandidatePairs) {

@@ -4,7 +4,9 @@
 // the input; the service runs it on input worker threads (input-preparer.ts) so that a 10 MB
 // body never holds the event loop, and the CLI runs it in its own thread.
 import bourne from '@hapi/bourne';
-import { isTimeZone, readCsvRequest } from '../input/csv.js';
+import { readCsvRequest } from '../input/csv.js';
+import { type CsvRuleFields, readRuleFields } from '../input/csv-fields.js';
+import { isTimeZone, notATimeZone } from '../input/time-zone.js';
 import type { Problem } from '../input/problem.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
 import { checkScheduleRequest } from '../input/validate-request.js';
@@ -74,21 +76,29 @@ export function prepareRequest(body: unknown, warnings: Warning[], context: Prep
   return { problem, warnings: [...warnings, ...result.warnings], parseMs: performance.now() - started };
 }
 
-/** POST /api/schedule/csv: the two exports read into the same request, then prepareRequest. */
-export function prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string, context: PrepareContext): PreparedProblem {
+/**
+ * POST /api/schedule/csv: the two exports read into the same request, then prepareRequest. The
+ * text fields: `timezone` (the zone times are read in, and rules.timezone), and `ruleFields`,
+ * min_rest_hours and max_shifts_per_day (rules.min_rest_hours, rules.max_shifts_per_day).
+ */
+export function prepareCsv(
+  volunteers: Uint8Array,
+  shifts: Uint8Array,
+  timezone: string,
+  context: PrepareContext,
+  ruleFields: CsvRuleFields = {},
+): PreparedProblem {
   const started = performance.now();
-  if (!isTimeZone(timezone)) {
-    throw new ProblemError(
-      'invalid-csv',
-      `timezone '${timezone.slice(0, 60)}' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).`,
-    );
-  }
+  const fields = readRuleFields(ruleFields);
+  const fieldErrors = [...(isTimeZone(timezone) ? [] : [notATimeZone('timezone', timezone)]), ...('errors' in fields ? fields.errors : [])];
+  if (fieldErrors.length > 0 || !('rules' in fields)) throw new ProblemError('invalid-csv', fieldErrors.join(' '));
   const maxRows = { volunteers: context.limits.maxVolunteers, shifts: context.limits.maxShifts };
   const read = readCsvRequest(
     Buffer.from(volunteers.buffer, volunteers.byteOffset, volunteers.byteLength),
     Buffer.from(shifts.buffer, shifts.byteOffset, shifts.byteLength),
     timezone,
     maxRows,
+    fields.rules,
   );
   if (!read.ok && 'tooManyRows' in read) {
     const { file, rows, max } = read.tooManyRows;

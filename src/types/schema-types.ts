@@ -235,7 +235,7 @@ export interface FieldError {
    */
   pointer: string;
   /**
-   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, end_not_after_start, unknown_shift, unknown_volunteer; for query parameters unknown_parameter, repeated_parameter, invalid_parameter; and entries_truncated, which stands for the errors of one code left out past the first 1,000 (its message gives the code and how many; pointer is "").
+   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, duplicate_group, end_not_after_start, invalid_timezone, unknown_shift, unknown_volunteer; for query parameters unknown_parameter, repeated_parameter, invalid_parameter; and entries_truncated, which stands for the errors of one code left out past the first 1,000 (its message gives the code and how many; pointer is "").
    */
   code: string;
   /**
@@ -331,7 +331,7 @@ export interface CsvError {
 
 export interface Warning {
   /**
-   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, time_limit_capped, csv_column_ignored, csv_name_repeated; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
+   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
    */
   code: string;
   /**

@@ -213,7 +213,8 @@ describe('hostile input: every body-reading failure is its own 4xx', () => {
     expect(files.status).to.equal(400);
     expect(files.body).to.include({
       type: '/problems/invalid-multipart',
-      detail: 'The upload has more than 2 file parts. The upload takes the file parts volunteers and shifts and the text field timezone.',
+      detail:
+        'The upload has more than 2 file parts. The upload takes the file parts volunteers and shifts and the text fields timezone, min_rest_hours and max_shifts_per_day.',
     });
     let many = t.request.post('/api/schedule/csv');
     for (let i = 0; i < 6; i++) many = many.field(`f${i}`, 'x');

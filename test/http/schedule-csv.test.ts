@@ -85,6 +85,135 @@ describe('POST /api/schedule/csv', function () {
     ]);
   });
 
+  describe('version 2.2 columns and fields', () => {
+    const BOM = '\ufeff';
+    const VOLUNTEERS = [
+      'ID,Name,Group,Max Hours,Additional Groups,Available,Unavailable,Min Rest Hours,Max Shifts Per Day',
+      'v1,"Ruiz, Ana",kitchen,8,"driver, bar","6/6/2026 6:00 AM - 6/6/2026 2:00 PM; 6/6/2026 10:00 PM - 6:00 AM",,10,1',
+      'v2,Ben,kitchen,4,,,"6/6/2026 7:00 AM - 9:00 AM",,',
+      'v3,Cy,bar,999,kitchen,,,,2',
+    ];
+    const SHIFTS = [
+      'ID,Name,Start,End,Groups,Priority',
+      's1,Breakfast,6/6/2026 7:00 AM,6/6/2026 11:00 AM,"kitchen:2, bar:1",5',
+      's2,Lunch,6/6/2026 11:00 AM,6/6/2026 3:00 PM,kitchen:1,',
+      's3,Night,6/6/2026 11:00 PM,6/7/2026 3:00 AM,"bar:1, driver:1",2',
+    ];
+    const file = (lines: string[]): Buffer => Buffer.from(BOM + lines.join('\r\n') + '\r\n');
+    const upload = (volunteers: string[], shifts: string[], fields: Record<string, string>) => {
+      let req = testApp().request.post('/api/schedule/csv').attach('volunteers', file(volunteers), 'v.csv').attach('shifts', file(shifts), 's.csv');
+      for (const [name, value] of Object.entries(fields)) req = req.field(name, value);
+      return req;
+    };
+
+    it('gives the same schedule as the same request in JSON, windows and rules read in the time zone', async () => {
+      const json = {
+        volunteers: [
+          {
+            id: 'v1',
+            name: 'Ruiz, Ana',
+            group: 'kitchen',
+            max_hours: 8,
+            additional_groups: ['driver', 'bar'],
+            available: [
+              { start: '2026-06-06T11:00:00Z', end: '2026-06-06T19:00:00Z' },
+              { start: '2026-06-07T03:00:00Z', end: '2026-06-07T11:00:00Z' },
+            ],
+            min_rest_hours: 10,
+            max_shifts_per_day: 1,
+          },
+          { id: 'v2', name: 'Ben', group: 'kitchen', max_hours: 4, unavailable: [{ start: '2026-06-06T12:00:00Z', end: '2026-06-06T14:00:00Z' }] },
+          { id: 'v3', name: 'Cy', group: 'bar', max_hours: 999, additional_groups: ['kitchen'], max_shifts_per_day: 2 },
+        ],
+        unassigned_shifts: [
+          { id: 's1', start: '2026-06-06T12:00:00Z', end: '2026-06-06T16:00:00Z', required_groups: { kitchen: 2, bar: 1 }, priority: 5 },
+          { id: 's2', start: '2026-06-06T16:00:00Z', end: '2026-06-06T20:00:00Z', required_groups: { kitchen: 1 } },
+          { id: 's3', start: '2026-06-07T04:00:00Z', end: '2026-06-07T08:00:00Z', required_groups: { bar: 1, driver: 1 }, priority: 2 },
+        ],
+        rules: { min_rest_hours: 2, max_shifts_per_day: 3, timezone: 'America/Chicago' },
+      };
+      const { readCsvRequest } = await import('../../src/input/csv.js');
+      const read = readCsvRequest(file(VOLUNTEERS), file(SHIFTS), 'America/Chicago', undefined, { min_rest_hours: 2, max_shifts_per_day: 3 });
+      expect(read.ok && read.request).to.deep.equal(json);
+      const fromCsv = await upload(VOLUNTEERS, SHIFTS, { timezone: 'America/Chicago', min_rest_hours: '2', max_shifts_per_day: ' 3 ' });
+      expect(fromCsv.status, JSON.stringify(fromCsv.body)).to.equal(200);
+      expectSchema('schedule-result', fromCsv.body);
+      const fromJson = await testApp().request.post('/api/schedule').send(json);
+      expect(fromCsv.text).to.equal(fromJson.text);
+      expect(checkSchedule(json, fromCsv.body)).to.deep.equal([]);
+    });
+
+    it("warns that a volunteer's own group in Additional Groups is ignored", async () => {
+      const res = await upload(
+        ['Name,Group,Max Hours,Additional Groups', 'Ana,kitchen,8,"kitchen, bar"'],
+        ['Name,Start,End,Groups', 'A,6/6/2026 8:00 AM,6/6/2026 12:00 PM,"kitchen:1,bar:1"'],
+        {},
+      );
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.warnings).to.deep.equal([
+        {
+          code: 'redundant_additional_group',
+          pointer: '/volunteers/0/additional_groups/0',
+          message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
+        },
+      ]);
+    });
+
+    it('400 invalid-csv listing every bad cell of the new columns with file, row and column', async () => {
+      const res = await upload(
+        ['Name,Group,Max Hours,Additional Groups,Available,Min Rest Hours', 'Ana,kitchen,8,"driver,driver","3/8/2026 2:30 AM - 5:00 AM; 3/9/2026 9:00 AM",60'],
+        ['Name,Start,End,Groups,Priority', 'A,3/9/2026 8:00 AM,3/9/2026 12:00 PM,kitchen:1,urgent'],
+        { timezone: 'America/Chicago' },
+      );
+      expect(res.status).to.equal(400);
+      expectSchema('problem-details', res.body);
+      expect(res.body.type).to.equal('/problems/invalid-csv');
+      expect(res.body.detail).to.equal('The CSV files have 5 problems; each is listed in errors with its file, row and column.');
+      expect(res.body.errors.map((e: Json) => [e.file, e.row, e.column])).to.deep.equal([
+        ['volunteers', 2, 'Additional Groups'],
+        ['volunteers', 2, 'Available'],
+        ['volunteers', 2, 'Available'],
+        ['volunteers', 2, 'Min Rest Hours'],
+        ['shifts', 2, 'Priority'],
+      ]);
+      expect(res.body.errors[1].message).to.equal(
+        "Available window start '3/8/2026 2:30 AM' does not exist in America/Chicago: the clocks skip that hour (daylight saving time).",
+      );
+      expect(res.body.errors[4].message).to.equal("Priority 'urgent' is not a whole number from 1 (the default) to 5, where 5 is filled first, such as 3.");
+    });
+
+    it('413 when additional groups make more (volunteer, shift) pairs than MAX_CANDIDATE_PAIRS', async () => {
+      const volunteers = ['Name,Group,Max Hours,Additional Groups', 'Ana,kitchen,8,"bar, driver"', 'Ben,bar,8,'];
+      const shifts = ['Name,Start,End,Groups', 'A,6/6/2026 8:00 AM,6/6/2026 12:00 PM,"kitchen:1, bar:1, driver:1"'];
+      // Ana counts for kitchen, bar and driver, Ben for bar: 4 pairs, not the 2 of their own groups.
+      const ok = await testApp({ MAX_CANDIDATE_PAIRS: '4' })
+        .request.post('/api/schedule/csv')
+        .attach('volunteers', file(volunteers), 'v.csv')
+        .attach('shifts', file(shifts), 's.csv');
+      expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+      const over = await testApp({ MAX_CANDIDATE_PAIRS: '3' })
+        .request.post('/api/schedule/csv')
+        .attach('volunteers', file(volunteers), 'v.csv')
+        .attach('shifts', file(shifts), 's.csv');
+      expect(over.status).to.equal(413);
+      expect(over.body.detail).to.match(/^The number of \(volunteer, shift\) pairs of the same group is 4; the limit is 3 pairs/);
+    });
+
+    it('400 invalid-csv naming every bad text field at once, and one sent twice', async () => {
+      const res = await upload(VOLUNTEERS, SHIFTS, { timezone: 'America/Chicgo', min_rest_hours: '50', max_shifts_per_day: '0' });
+      expect(res.status).to.equal(400);
+      expect(res.body.type).to.equal('/problems/invalid-csv');
+      expect(res.body.detail).to.equal(
+        "timezone 'America/Chicgo' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default); did you mean 'America/Chicago'? " +
+          "The text field min_rest_hours '50' is not a number of hours from 0 to 48, such as 10. " +
+          "The text field max_shifts_per_day '0' is not a whole number of shifts from 1 to 100000, such as 2.",
+      );
+      const twice = await upload(VOLUNTEERS, SHIFTS, {}).field('min_rest_hours', '8').field('min_rest_hours', '10');
+      expect(twice.status).to.equal(400);
+      expect(twice.body.detail).to.equal('The text field min_rest_hours was sent 2 times; send it once.');
+    });
+  });
+
   it('400 for a missing part, an empty file, a text field instead of a file, and an unknown part', async () => {
     const { request } = testApp();
     const missing = await request.post('/api/schedule/csv').attach('volunteers', example('volunteers.csv'), 'v.csv');

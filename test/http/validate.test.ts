@@ -298,6 +298,213 @@ const cases: Case[] = [
     message: /current_assignments must be an array/,
     good: (r) => delete r.current_assignments,
   },
+  // Version 2.2: availability windows
+  {
+    rule: 'a window ends after it starts, pointed at its end',
+    bad: (r) =>
+      (r.volunteers[3].available = [
+        { start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00Z' },
+        { start: '2026-06-06T22:00:00Z', end: '2026-06-06T21:00:00Z' },
+      ]),
+    pointer: '/volunteers/3/available/1/end',
+    code: 'end_not_after_start',
+    message:
+      "available[1].end (2026-06-06T21:00:00Z) must be after available[1].start (2026-06-06T22:00:00Z); a window that crosses midnight ends on the next day's date.",
+    good: (r) =>
+      (r.volunteers[3].available = [
+        { start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00Z' },
+        { start: '2026-06-06T22:00:00Z', end: '2026-06-07T02:00:00Z' },
+      ]),
+  },
+  {
+    rule: 'an unavailable window of zero length is refused',
+    bad: (r) => (r.volunteers[0].unavailable = [{ start: '2026-06-07T00:00:00Z', end: '2026-06-07T00:00:00Z' }]),
+    pointer: '/volunteers/0/unavailable/0/end',
+    code: 'end_not_after_start',
+    message: /^unavailable\[0\]\.end \(2026-06-07T00:00:00Z\) must be after unavailable\[0\]\.start \(2026-06-07T00:00:00Z\)/,
+    good: (r) => (r.volunteers[0].unavailable = [{ start: '2026-06-07T00:00:00Z', end: '2026-06-08T00:00:00Z' }]),
+  },
+  {
+    rule: 'a window start without Z is refused with the shift times message',
+    bad: (r) => (r.volunteers[3].unavailable = [{ start: '2026-06-06T08:00:00', end: '2026-06-06T20:00:00Z' }]),
+    pointer: '/volunteers/3/unavailable/0/start',
+    code: 'not_utc',
+    message: "unavailable[0].start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z (found '2026-06-06T08:00:00', which has no time zone).",
+    good: (r) => (r.volunteers[3].unavailable = [{ start: '2026-06-06T08:00Z', end: '2026-06-06T20:00:00.500Z' }]),
+  },
+  {
+    rule: 'a window end with an offset is refused',
+    bad: (r) => (r.volunteers[1].available = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00-05:00' }]),
+    pointer: '/volunteers/1/available/0/end',
+    code: 'not_utc',
+    message: /^available\[0\]\.end must be UTC with a Z suffix, e\.g\. 2026-06-01T08:00:00Z \(found the offset -05:00 in /,
+  },
+  {
+    rule: 'a window date that does not exist is refused',
+    bad: (r) => (r.volunteers[3].available = [{ start: '2026-02-27T08:00:00Z', end: '2026-02-30T07:00:00Z' }]),
+    pointer: '/volunteers/3/available/0/end',
+    code: 'invalid_date',
+    message: "available[0].end '2026-02-30T07:00:00Z' is not a real date-time: February 2026 has 28 days.",
+  },
+  {
+    rule: 'a window is an object',
+    bad: (r) => (r.volunteers[3].available = ['2026-06-06T08:00:00Z/2026-06-06T20:00:00Z']),
+    pointer: '/volunteers/3/available/0',
+    code: 'invalid_type',
+    message:
+      'available[0] must be an object such as {"start": "2026-06-06T08:00:00Z", "end": "2026-06-06T20:00:00Z"}, not a string ("2026-06-06T08:00:00Z/2026-06-06T20:00:00...").',
+  },
+  {
+    rule: 'a window has an end',
+    bad: (r) => (r.volunteers[3].available = [{ start: '2026-06-06T08:00:00Z' }]),
+    pointer: '/volunteers/3/available/0/end',
+    code: 'required',
+    message: 'end is required in available[0]: a UTC date-time such as "2026-06-06T20:00:00Z".',
+  },
+  {
+    rule: 'a window start is a string',
+    bad: (r) => (r.volunteers[3].available = [{ start: 1780732800, end: '2026-06-06T20:00:00Z' }]),
+    pointer: '/volunteers/3/available/0/start',
+    code: 'invalid_type',
+    message: 'available[0].start must be a UTC date-time such as "2026-06-06T08:00:00Z", not 1780732800.',
+  },
+  {
+    rule: 'available is an array of windows',
+    bad: (r) => (r.volunteers[3].available = { start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00Z' }),
+    pointer: '/volunteers/3/available',
+    code: 'invalid_type',
+    message:
+      'available must be an array of time windows such as [{"start": "2026-06-06T08:00:00Z", "end": "2026-06-06T20:00:00Z"}] ([] means never; leave it out for always), not an object.',
+    good: (r) => (r.volunteers[3].available = []),
+  },
+  // Version 2.2: additional groups
+  {
+    rule: 'additional_groups lists a group once, the repeat pointed at',
+    bad: (r) => (r.volunteers[2].additional_groups = ['kitchen', 'bar-back', 'kitchen']),
+    pointer: '/volunteers/2/additional_groups/2',
+    code: 'duplicate_group',
+    message: "additional_groups[2] repeats 'kitchen', already additional_groups[0]; list each group once.",
+    good: (r) => (r.volunteers[2].additional_groups = ['kitchen']),
+  },
+  {
+    rule: 'additional_groups is an array, not a comma-separated string',
+    bad: (r) => (r.volunteers[2].additional_groups = 'kitchen, driver'),
+    pointer: '/volunteers/2/additional_groups',
+    code: 'invalid_type',
+    message: 'additional_groups must be an array of group names such as ["driver", "kitchen"], not a string ("kitchen, driver").',
+  },
+  {
+    rule: 'an additional group is not blank',
+    bad: (r) => (r.volunteers[2].additional_groups = ['kitchen', ' ']),
+    pointer: '/volunteers/2/additional_groups/1',
+    code: 'empty_string',
+    message: 'additional_groups[1] must not be empty or blank: a group name such as "driver".',
+  },
+  // Version 2.2: rest, daily limits, priority
+  {
+    rule: 'min_rest_hours is at most 48',
+    bad: (r) => (r.volunteers[0].min_rest_hours = 49),
+    pointer: '/volunteers/0/min_rest_hours',
+    code: 'out_of_range',
+    message: 'min_rest_hours must be a number of hours from 0 to 48, such as 8, not 49.',
+    good: (r) => (r.volunteers[0].min_rest_hours = 48),
+  },
+  {
+    rule: 'min_rest_hours is not negative',
+    bad: (r) => (r.volunteers[0].min_rest_hours = -0.5),
+    pointer: '/volunteers/0/min_rest_hours',
+    code: 'out_of_range',
+    message: 'min_rest_hours must be a number of hours from 0 to 48, such as 8, not -0.5.',
+    good: (r) => (r.volunteers[0].min_rest_hours = 0),
+  },
+  {
+    rule: 'rules.min_rest_hours is from 0 to 48',
+    bad: (r) => (r.rules = { min_rest_hours: 72 }),
+    pointer: '/rules/min_rest_hours',
+    code: 'out_of_range',
+    message: 'rules.min_rest_hours must be a number of hours from 0 to 48, such as 8, not 72.',
+    good: (r) => (r.rules = { min_rest_hours: 10.5 }),
+  },
+  {
+    rule: 'max_shifts_per_day is at least 1',
+    bad: (r) => (r.volunteers[1].max_shifts_per_day = 0),
+    pointer: '/volunteers/1/max_shifts_per_day',
+    code: 'out_of_range',
+    message: 'max_shifts_per_day must be a whole number of shifts from 1 to 100000, such as 2, not 0.',
+    good: (r) => (r.volunteers[1].max_shifts_per_day = 1),
+  },
+  {
+    rule: 'max_shifts_per_day is a whole number',
+    bad: (r) => (r.volunteers[1].max_shifts_per_day = 1.5),
+    pointer: '/volunteers/1/max_shifts_per_day',
+    code: 'not_integer',
+    message: 'max_shifts_per_day must be a whole number of shifts from 1 to 100000, such as 2, not 1.5.',
+  },
+  {
+    rule: 'rules.max_shifts_per_day is a number',
+    bad: (r) => (r.rules = { max_shifts_per_day: '2' }),
+    pointer: '/rules/max_shifts_per_day',
+    code: 'invalid_type',
+    message: 'rules.max_shifts_per_day must be a whole number of shifts from 1 to 100000, such as 2, not a string ("2").',
+    good: (r) => (r.rules = { max_shifts_per_day: 2 }),
+  },
+  {
+    rule: 'priority is at most 5',
+    bad: (r) => (r.unassigned_shifts[1].priority = 6),
+    pointer: '/unassigned_shifts/1/priority',
+    code: 'out_of_range',
+    message: 'priority must be a whole number from 1 to 5 (5 is filled first; 1, the default, last), such as 3, not 6.',
+    good: (r) => (r.unassigned_shifts[1].priority = 5),
+  },
+  {
+    rule: 'priority is at least 1',
+    bad: (r) => (r.unassigned_shifts[1].priority = 0),
+    pointer: '/unassigned_shifts/1/priority',
+    code: 'out_of_range',
+    message: /^priority must be a whole number from 1 to 5 .*, not 0\.$/,
+    good: (r) => (r.unassigned_shifts[1].priority = 1),
+  },
+  {
+    rule: 'priority is a whole number',
+    bad: (r) => (r.unassigned_shifts[0].priority = 2.5),
+    pointer: '/unassigned_shifts/0/priority',
+    code: 'not_integer',
+    message: /^priority must be a whole number from 1 to 5 .*, not 2\.5\.$/,
+  },
+  // Version 2.2: rules
+  {
+    rule: 'rules.timezone is an IANA zone, with the closest name',
+    bad: (r) => (r.rules = { timezone: 'America/Chicgo' }),
+    pointer: '/rules/timezone',
+    code: 'invalid_timezone',
+    message:
+      "rules.timezone 'America/Chicgo' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default); did you mean 'America/Chicago'?",
+    good: (r) => (r.rules = { timezone: 'UTC' }),
+  },
+  {
+    rule: 'rules.timezone is a zone name, not an offset',
+    bad: (r) => (r.rules = { timezone: '+02:00' }),
+    pointer: '/rules/timezone',
+    code: 'invalid_timezone',
+    message: "rules.timezone '+02:00' is not an IANA time zone name; use one such as America/Chicago, Europe/Paris or UTC (the default).",
+    good: (r) => (r.rules = { timezone: 'Etc/UTC', min_rest_hours: 0, max_shifts_per_day: 3 }),
+  },
+  {
+    rule: 'rules.timezone is not empty',
+    bad: (r) => (r.rules = { timezone: '' }),
+    pointer: '/rules/timezone',
+    code: 'empty_string',
+    message: 'rules.timezone must not be empty: an IANA time zone name such as "America/Chicago".',
+    good: (r) => (r.rules = { timezone: 'America/Chicago' }),
+  },
+  {
+    rule: 'rules is an object',
+    bad: (r) => (r.rules = [{ min_rest_hours: 8 }]),
+    pointer: '/rules',
+    code: 'invalid_type',
+    message: 'rules must be an object such as {"min_rest_hours": 8, "max_shifts_per_day": 2, "timezone": "America/Chicago"}, not an array.',
+    good: (r) => (r.rules = {}),
+  },
   // Request
   {
     rule: 'volunteers is required',
@@ -498,6 +705,142 @@ describe('POST /api/validate', () => {
       const body = await validate(r);
       expect(body.warnings).to.deep.equal([]);
     });
+
+    it("ignores the volunteer's own group in additional_groups, with a warning at the item", async () => {
+      const r = base();
+      r.volunteers[0].additional_groups = ['bar', 'kitchen'];
+      const body = await validate(r);
+      expect(body.valid).to.equal(true);
+      expect(body.warnings).to.deep.equal([
+        {
+          code: 'redundant_additional_group',
+          pointer: '/volunteers/0/additional_groups/1',
+          message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
+        },
+      ]);
+    });
+
+    it('names an additional group no shift requires, once per group, with the closest required group', async () => {
+      const r = base();
+      r.volunteers[1].additional_groups = ['bar', 'kitchn'];
+      r.volunteers[2].additional_groups = ['kitchn', 'forklift'];
+      r.volunteers[3].additional_groups = ['kitchn'];
+      const body = await validate(r);
+      expect(body.valid).to.equal(true);
+      expect(body.warnings).to.deep.equal([
+        {
+          code: 'additional_group_not_required',
+          pointer: '/volunteers/1/additional_groups/1',
+          message: "No shift requires group 'kitchn', listed in the additional_groups of 3 volunteers (first: 'v2'); it fills no slot. Did you mean 'kitchen'?",
+        },
+        {
+          code: 'additional_group_not_required',
+          pointer: '/volunteers/2/additional_groups/1',
+          message: "No shift requires group 'forklift', listed in the additional_groups of volunteer 'v3'; it fills no slot.",
+        },
+      ]);
+      // A group some shift requires with a headcount of 0 is not required.
+      const zero = base();
+      zero.unassigned_shifts[0].required_groups.driver = 0;
+      zero.volunteers[0].additional_groups = ['driver'];
+      expect((await validate(zero)).warnings.map((w: Req) => [w.code, w.pointer])).to.deep.equal([
+        ['additional_group_not_required', '/volunteers/0/additional_groups/0'],
+      ]);
+    });
+
+    it('counts additional_groups as membership: no "no volunteer belongs" warning, hints from them, and groups in the summary', async () => {
+      const r = base();
+      r.unassigned_shifts[0].required_groups.medical = 1;
+      r.volunteers[1].additional_groups = ['medical'];
+      const body = await validate(r);
+      expect(body).to.deep.include({ valid: true, warnings: [] });
+      expect(body.summary.groups).to.equal(3);
+      const near = base();
+      near.unassigned_shifts[0].required_groups.medics = 1;
+      near.volunteers[1].additional_groups = ['medical'];
+      const warned = await validate(near);
+      expect(warned.warnings).to.deep.include({
+        code: 'group_without_volunteers',
+        pointer: '/unassigned_shifts/0/required_groups/medics',
+        message: "No volunteer belongs to group 'medics', which shift 'sat-am' requires; those slots will stay empty. Did you mean 'medical'?",
+      });
+    });
+
+    it('lists unknown properties of the rules and of a window', async () => {
+      const r = base();
+      r.rules = { max_shift_per_day: 2, timezone: 'UTC' };
+      r.volunteers[0].available = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00Z', note: 'mornings' }];
+      const body = await validate(r);
+      expect(body.valid).to.equal(true);
+      expect(body.warnings).to.deep.equal([
+        {
+          code: 'unknown_property',
+          pointer: '/rules/max_shift_per_day',
+          message: "Property 'max_shift_per_day' is not part of the rules and is ignored; did you mean 'max_shifts_per_day'?",
+        },
+        { code: 'unknown_property', pointer: '/volunteers/0/available/0/note', message: "Property 'note' is not part of a time window and is ignored." },
+      ]);
+    });
+  });
+
+  it('accepts a request with every 2.2 field, and reports every bad one at once in document order', async () => {
+    const r = base();
+    r.rules = { min_rest_hours: 8, max_shifts_per_day: 2, timezone: 'America/Chicago' };
+    r.volunteers[0] = {
+      ...r.volunteers[0],
+      additional_groups: ['bar'],
+      available: [
+        { start: '2026-06-06T06:00:00Z', end: '2026-06-06T13:00:00Z' },
+        { start: '2026-06-06T12:00:00Z', end: '2026-06-07T06:00:00Z' },
+      ],
+      unavailable: [],
+      min_rest_hours: 0,
+      max_shifts_per_day: 3,
+    };
+    r.volunteers[2].unavailable = [{ start: '2026-06-06T16:00:00Z', end: '2026-06-06T22:00:00Z' }];
+    r.unassigned_shifts[0].priority = 5;
+    r.unassigned_shifts[2].priority = 1;
+    expect(await validate(r)).to.deep.equal({ valid: true, errors: [], warnings: [], summary: { volunteers: 4, shifts: 3, slots: 6, groups: 2, locked: 1 } });
+
+    r.rules.timezone = 'Mars/Olympus';
+    r.volunteers[0].available[1].end = '2026-06-06T11:00:00Z';
+    r.volunteers[0].available.push('all day');
+    r.volunteers[0].additional_groups.push('bar');
+    r.volunteers[2].unavailable[0].start = '6/6/2026 4:00 PM';
+    r.volunteers[3].max_shifts_per_day = 0;
+    r.unassigned_shifts[1].priority = 9;
+    const body = await validate(r);
+    expect(body.valid).to.equal(false);
+    expect(body.errors.map((e: Req) => [e.pointer, e.code])).to.deep.equal([
+      ['/rules/timezone', 'invalid_timezone'],
+      ['/unassigned_shifts/1/priority', 'out_of_range'],
+      ['/volunteers/0/additional_groups/1', 'duplicate_group'],
+      ['/volunteers/0/available/1/end', 'end_not_after_start'],
+      ['/volunteers/0/available/2', 'invalid_type'],
+      ['/volunteers/2/unavailable/0/start', 'invalid_datetime'],
+      ['/volunteers/3/max_shifts_per_day', 'out_of_range'],
+    ]);
+  });
+
+  it('413 for a name over MAX_STRING_LENGTH in the 2.2 fields, before any message or pointer echoes it', async () => {
+    const { request } = testApp({ MAX_STRING_LENGTH: '200' });
+    const long = 'k'.repeat(201);
+    const cases: Array<[(r: Req) => void, string]> = [
+      [(r) => (r.rules = { [long]: 1 }), 'a property name in rules is 201 characters long'],
+      [
+        (r) => (r.volunteers[1].unavailable = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T09:00:00Z', [long]: 1 }]),
+        'a property name in volunteers[1].unavailable[0] is 201',
+      ],
+      [(r) => (r.volunteers[2].additional_groups = ['bar', long]), 'volunteers[2].additional_groups[1] is 201 characters long'],
+    ];
+    for (const [change, detail] of cases) {
+      const r = base();
+      change(r);
+      const res = await request.post('/api/validate').send(r);
+      expect(res.status).to.equal(413);
+      expect(res.body.limit).to.deep.equal({ name: 'MAX_STRING_LENGTH', value: 200 });
+      expect(res.body.detail).to.include(detail);
+    }
   });
 
   it('applies the configured count limits with 413', async () => {

@@ -1,7 +1,8 @@
 // POST /api/schedule/csv: the two spreadsheet exports as multipart/form-data (file parts
-// `volunteers` and `shifts`, optional text field `timezone`). The files become the same request
-// as the JSON endpoint's and go through the same validation and engine. Uploads land in a
-// folder of their own, removed after the request whatever happens.
+// `volunteers` and `shifts`, optional text fields `timezone`, `min_rest_hours` and
+// `max_shifts_per_day`). The files become the same request as the JSON endpoint's and go
+// through the same validation and engine. Uploads land in a folder of their own, removed after
+// the request whatever happens.
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
@@ -27,6 +28,9 @@ interface UploadedFile {
 
 export const UPLOAD_PREFIX = 'volunteer-scheduler-upload-';
 const PARTS: CsvFile[] = ['volunteers', 'shifts'];
+/** The text fields the upload takes: the time zone, and the rules they set (read in src/input/csv-fields.ts). */
+const TEXT_FIELDS = ['timezone', 'min_rest_hours', 'max_shifts_per_day'];
+const TAKES = 'the file parts volunteers and shifts and the text fields timezone, min_rest_hours and max_shifts_per_day';
 
 /** formidable's error codes (formidable/src/FormidableError.js), each mapped to its own answer. */
 const FORMIDABLE = {
@@ -47,8 +51,7 @@ const MAX_FIELDS_BYTES = 64 * 1024;
 const MAX_FILES = 2;
 
 function multipartError(err: { code?: number; httpCode?: number; message?: string }, maxBytes: number): ProblemError {
-  const multipart = (detail: string): ProblemError =>
-    new ProblemError('invalid-multipart', `${detail} The upload takes the file parts volunteers and shifts and the text field timezone.`);
+  const multipart = (detail: string): ProblemError => new ProblemError('invalid-multipart', `${detail} The upload takes ${TAKES}.`);
   switch (err.code) {
     case FORMIDABLE.biggerThanMaxFileSize:
     case FORMIDABLE.biggerThanTotalMaxFileSize:
@@ -123,12 +126,9 @@ export function scheduleCsvRoutes(
       // koa-body gives a text field sent once as a string, sent more than once as an array.
       const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
       const errors: CsvError[] = [];
-      const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && k !== 'timezone');
+      const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && !TEXT_FIELDS.includes(k));
       if (unexpected.length > 0) {
-        throw new ProblemError(
-          'invalid-multipart',
-          `The upload has parts it does not take (${listParts(unexpected)}); the parts are the files volunteers and shifts and the text field timezone.`,
-        );
+        throw new ProblemError('invalid-multipart', `The upload has parts it does not take (${listParts(unexpected)}); the parts are ${TAKES}.`);
       }
       const bytes: Partial<Record<CsvFile, Buffer>> = {};
       for (const part of PARTS) {
@@ -145,7 +145,10 @@ export function scheduleCsvRoutes(
       }
       const timezone = fields.timezone;
       const zone = timezone === undefined ? 'UTC' : (Array.isArray(timezone) ? timezone.join(',') : timezone).trim();
-      const prepared = await deps.preparer.prepareCsv(bytes.volunteers, bytes.shifts, zone);
+      const prepared = await deps.preparer.prepareCsv(bytes.volunteers, bytes.shifts, zone, {
+        min_rest_hours: fields.min_rest_hours,
+        max_shifts_per_day: fields.max_shifts_per_day,
+      });
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       ctx.type = 'application/json';
       ctx.body = answer.json;
