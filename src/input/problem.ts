@@ -1,9 +1,9 @@
 // The normalized scheduling problem: what both the JSON and the CSV inputs become, and the only
 // input the engine sees. Times are epoch milliseconds, caps are numbers (Infinity for 999),
 // and everything keeps its request order, which the engine uses as its final tie-break.
-import { TZDate } from '@date-fns/tz';
 import type { ScheduleRequest } from '../types/schema-types.js';
 import { parseUtcDateTime } from './utc-datetime.js';
+import { ZoneClock } from './zone-clock.js';
 
 /** max_hours of exactly this value means unlimited. */
 export const UNLIMITED_HOURS = 999;
@@ -91,11 +91,13 @@ export const MS_PER_HOUR = 3_600_000;
 export const MS_PER_DAY = 86_400_000;
 export const DEFAULT_PRIORITY = 1;
 
-/** The calendar day of an instant in `zone`, as days since 1970-01-01 (UTC when zone is UTC). */
-export function calendarDay(ms: number, zone: string): number {
-  if (zone === 'UTC') return Math.floor(ms / MS_PER_DAY);
-  const local = new TZDate(ms, zone);
-  return Math.round(Date.UTC(local.getFullYear(), local.getMonth(), local.getDate()) / MS_PER_DAY);
+/**
+ * The calendar day of an instant in `zone` (a name, or a ZoneClock that serves a whole request),
+ * as days since 1970-01-01: the UTC day of the instant moved by the zone's offset then.
+ */
+export function calendarDay(ms: number, zone: string | ZoneClock): number {
+  const clock = typeof zone === 'string' ? new ZoneClock(zone) : zone;
+  return Math.floor((ms + clock.offset(ms) * 60_000) / MS_PER_DAY);
 }
 
 /** A calendar day (days since 1970-01-01) as YYYY-MM-DD. */
@@ -147,6 +149,7 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
     restHours: v.min_rest_hours ?? rules.minRestHours,
     maxShiftsPerDay: v.max_shifts_per_day ?? rules.maxShiftsPerDay,
   }));
+  const clock = new ZoneClock(rules.timezone);
   const shifts: Shift[] = request.unassigned_shifts.map((s, index) => {
     const { start, end } = window(s, `shift ${index}`);
     return {
@@ -157,7 +160,7 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
       hours: (end - start) / MS_PER_HOUR,
       required: new Map(Object.entries(s.required_groups)),
       priority: s.priority ?? DEFAULT_PRIORITY,
-      day: calendarDay(start, rules.timezone),
+      day: calendarDay(start, clock),
     };
   });
   return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), rules };

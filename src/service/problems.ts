@@ -60,7 +60,7 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 400,
     title: 'The multipart upload cannot be read',
     explanation:
-      'POST /api/schedule/csv takes multipart/form-data with two file parts, volunteers and shifts, and an optional text field timezone. The body is not well-formed multipart (a missing boundary, a part cut short), or it has more parts or fields than the upload takes. The detail says which. curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv sends a well-formed upload.',
+      'POST /api/schedule/csv takes multipart/form-data with two file parts, volunteers and shifts, and optional text fields timezone, min_rest_hours and max_shifts_per_day. The body is not well-formed multipart (a missing boundary, a part cut short), or it has more parts or fields than the upload takes. The detail says which. curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv sends a well-formed upload.',
   },
   unauthorized: {
     slug: 'unauthorized',
