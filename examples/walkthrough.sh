@@ -29,6 +29,7 @@ echo "== 4. Schedule the spreadsheet exports (CSV, times in Chicago)"
 curl -sS --fail-with-body -X POST "$BASE_URL/api/schedule/csv" \
   -H "Authorization: Bearer $KEY" \
   -F volunteers=@examples/volunteers.csv -F shifts=@examples/shifts.csv -F timezone=America/Chicago \
+  -F min_rest_hours=8 -F max_shifts_per_day=2 \
   -o /dev/null -w 'HTTP %{http_code}, %{size_download} bytes of schedule\n'
 
 echo "== 5. Read the usage"
