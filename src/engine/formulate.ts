@@ -29,6 +29,8 @@ export interface Formulation {
   fullCol: Int32Array;
   /** Per volunteer: its piece columns, breakpoints (hours) and the hours row. */
   pieces: Array<{ cols: number[]; breakpoints: number[] }>;
+  /** Per slot kind: its headcount row (-1 where it has no candidate). */
+  headRow: Int32Array;
   /** Per priority class (highest first, as Prepared.classes): its coverage objective and the row that holds it. */
   coverage: Array<{ priority: number; objective: Objective; fixRow: number }>;
   staffFixRow: number;
@@ -90,7 +92,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   );
   const rules = rowContext(p, { lockCols, vName, sName, addRow: (...row) => m.addRow(...row) });
   const b: Build = { p, m, vName, sName, lockCols, rules };
-  headcountRows(
+  const headRow = headcountRows(
     rules,
     sub.shifts.map((s) => s.required),
     sub.shifts.map((s) => s.locked),
@@ -113,6 +115,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   return {
     model: m,
     numPairs,
+    headRow,
     fullCol,
     pieces,
     staffFixRow,

@@ -74,6 +74,11 @@ export interface ObjectiveLevel {
   objective(f: Formulation): Objective;
   /** The row that holds this level's value while later levels run (none for the last level). */
   holdRow?(f: Formulation): number;
+  /**
+   * Sparse row bounds that hold the level exactly as its row would, when it has some (the row is
+   * then left free): an LP with them solves faster than with one dense row.
+   */
+  sparseHold?(s: LevelState): Array<[row: number, bounds: [number, number]]> | undefined;
   /** The level's value for column values `v`. */
   value(s: LevelState, v: ArrayLike<number>): number;
   /** A cheap bound before any solver runs. */
@@ -140,6 +145,19 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     holdRow: (f) => f.coverage[k]!.fixRow,
     value: (s, v) => (single ? sum(v, s.f.numPairs) : classFilled(s, k, v)),
     initialBound: (s) => (single ? s.fillBound : classBound(s, k)),
+    // A class filled to its cheap bound has every slot kind at its most (open slots or
+    // candidates): holding each headcount row there is the same constraint as the dense sum,
+    // and the held LPs of the later classes solve about twice as fast (rules-festival-400x300).
+    sparseHold: (s) => {
+      if (single || classFilled(s, k, s.values) < classBound(s, k)) return undefined;
+      const out: Array<[number, [number, number]]> = [];
+      s.p.byShift.forEach((pairs, slot) => {
+        if (s.p.slotClass[slot] !== k || pairs.length === 0) return;
+        const { required, locked } = s.p.sub.shifts[slot]!;
+        out.push([s.f.headRow[slot]!, [locked + Math.min(s.p.demand[slot]!, pairs.length), Math.max(required, locked)]]);
+      });
+      return out;
+    },
     boundFromMip: true,
     // When the relaxation itself does not finish in time, a MIP on the same model would not
     // either (HiGHS can overrun its limit on such models), so the level keeps what it has.
@@ -316,8 +334,12 @@ class LevelRunner {
     for (const level of this.levels) {
       const row = level.holdRow?.(s.f);
       if (row === undefined) continue;
+      const sparse = held.includes(level) ? level.sparseHold?.(s) : undefined;
       if (!held.includes(level)) bounds.set(row, [-Infinity, Infinity]);
-      else if (level.objective(s.f).sense === 'max') bounds.set(row, [level.value(s, s.values), Infinity]);
+      else if (sparse) {
+        bounds.set(row, [-Infinity, Infinity]);
+        for (const [r, b] of sparse) bounds.set(r, b);
+      } else if (level.objective(s.f).sense === 'max') bounds.set(row, [level.value(s, s.values), Infinity]);
       else bounds.set(row, [-Infinity, level.value(s, s.values)]);
     }
     return bounds;

@@ -15,8 +15,11 @@ export function hasGroup(v: Pick<RuleVolunteer, 'groups'>, group: string): boole
   return v.groups.includes(group);
 }
 
-/** MIP rows: per slot kind, new assignments plus the locks filling it at most the headcount (or the locks, if more). */
-export function headcountRows(c: RowContext, slotRequired: ArrayLike<number>, slotLocked: ArrayLike<number>): void {
+/**
+ * MIP rows: per slot kind, new assignments plus the locks filling it at most the headcount (or
+ * the locks, if more). Returns each slot kind's row (-1 where it has no candidate).
+ */
+export function headcountRows(c: RowContext, slotRequired: ArrayLike<number>, slotLocked: ArrayLike<number>): Int32Array {
   const slotOf = new Map(c.slots.map((s, i) => [`${s.index}\u0000${s.group}`, i]));
   const lockColsOfSlot: number[][] = c.slots.map(() => []);
   c.lockCols.forEach((locks) => {
@@ -25,10 +28,11 @@ export function headcountRows(c: RowContext, slotRequired: ArrayLike<number>, sl
       if (s !== undefined) lockColsOfSlot[s]!.push(col);
     }
   });
+  const rows = new Int32Array(c.slots.length).fill(-1);
   c.slots.forEach((_, si) => {
     if (c.bySlot[si]!.length === 0) return;
     const cols = [...c.bySlot[si]!, ...lockColsOfSlot[si]!];
-    c.addRow(
+    rows[si] = c.addRow(
       `head_${c.sName(si)}`,
       -Infinity,
       Math.max(slotRequired[si]!, slotLocked[si]!),
@@ -36,6 +40,7 @@ export function headcountRows(c: RowContext, slotRequired: ArrayLike<number>, sl
       cols.map(() => 1),
     );
   });
+  return rows;
 }
 
 export function noMembersDetail(group: string): { detail: Detail; sentence: string } {
