@@ -3,6 +3,7 @@
 // (availability), and the rules pass against the volunteer's locks alone (same shift, overlap and
 // rest, daily shifts, hours). Everything else is fixed at 0 and never becomes a variable.
 import { isAvailable } from '../rules/availability.js';
+import { hoursFit } from '../rules/hours.js';
 import { placement, type Placement } from '../rules/model.js';
 import { Roster } from '../rules/roster.js';
 import type { RowContext } from '../rules/rows.js';
@@ -36,9 +37,16 @@ export function lockedRoster(sub: Subproblem): Roster {
   return roster;
 }
 
-/** A new assignment to a slot kind, as the roster records it. */
+const placements = new WeakMap<SubShift, Placement>();
+
+/** A new assignment to a slot kind, as the roster records it (one object per slot kind, reused). */
 export function placementOf(s: SubShift): Placement {
-  return placement(s, s.group, false);
+  let p = placements.get(s);
+  if (!p) {
+    p = placement(s, s.group, false);
+    placements.set(s, p);
+  }
+  return p;
 }
 
 export function prepare(sub: Subproblem): Prepared {
@@ -69,10 +77,12 @@ export function prepare(sub: Subproblem): Prepared {
     // The group rule: the slot kinds of the volunteer's groups.
     const slots = vol.groups.flatMap((g) => slotsOfGroup.get(g) ?? []);
     if (vol.groups.length > 1) slots.sort((a, b) => a - b);
+    // Without locks or windows only the hours can rule a slot out (the roster's answer, asked directly: the common case, and the hot loop).
+    const free = vol.locks.length === 0 && vol.available === null && vol.unavailable.length === 0;
     for (const s of slots) {
       if (demand[s] === 0) continue;
       const shift = sub.shifts[s]!;
-      if (!isAvailable(vol, shift) || !roster.fits(v, shift)) continue;
+      if (free ? !hoursFit(vol, 0, shift.hours) : !isAvailable(vol, shift) || !roster.fits(v, shift)) continue;
       const pair = candShift.length;
       candVolunteer.push(v);
       candShift.push(s);

@@ -10,6 +10,9 @@ import { bestGreedyFill, greedyFill } from './greedy.js';
 import { note, runLevels, sum, type LevelState, type PhaseDiagnostics, type PhaseName } from './levels.js';
 import { improveCoverage, improveFairness } from './local-search.js';
 import type { Assignment, SubproblemIncumbent } from './subproblem-runner.js';
+import { mostWithinDays } from '../rules/daily.js';
+import { mostWithinHours } from '../rules/hours.js';
+import { mostSpaced } from '../rules/spacing.js';
 import { suggestChanges, type ShiftSuggestions, type SuggestStats } from './suggest.js';
 import type { Subproblem } from './subproblem.js';
 
@@ -56,30 +59,19 @@ export interface SubproblemOptions {
 
 export const DEFAULT_MAX_MIP_PAIRS = 250_000;
 
-/** Most slots the subproblem could fill: per shift (open slots, eligible volunteers) and per volunteer (hours, non-overlapping shifts). */
+/**
+ * Most slots the subproblem could fill: per slot kind (open slots, eligible volunteers) and per
+ * volunteer (the least of what each rule allows alone: shifts spaced by their rest, shifts the
+ * hours left allow, shifts the daily limit leaves room for).
+ */
 export function coverageUpperBound(p: Prepared): number {
   let byShift = 0;
   p.byShift.forEach((pairs, s) => (byShift += Math.min(p.demand[s]!, pairs.length)));
   let byVolunteer = 0;
   p.byVolunteer.forEach((pairs, v) => {
+    const vol = p.sub.volunteers[v]!;
     const shifts = pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!);
-    // Most non-overlapping shifts (earliest end first), and most shifts the hours allow (shortest first).
-    let count = 0;
-    let lastEnd = -Infinity;
-    for (const s of [...shifts].sort((a, b) => a.end - b.end)) {
-      if (s.start >= lastEnd) {
-        count++;
-        lastEnd = s.end;
-      }
-    }
-    let hours = 0;
-    let byHours = 0;
-    for (const s of [...shifts].sort((a, b) => a.hours - b.hours)) {
-      if (hours + s.hours > p.remaining[v]! + 1e-9) break;
-      hours += s.hours;
-      byHours++;
-    }
-    byVolunteer += Math.min(count, byHours);
+    byVolunteer += Math.min(mostSpaced(vol, shifts), mostWithinHours(p.remaining[v]!, shifts), mostWithinDays(vol, shifts));
   });
   return Math.min(byShift, byVolunteer);
 }

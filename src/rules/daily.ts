@@ -14,6 +14,23 @@ export function dailyFit(v: Pick<RuleVolunteer, 'maxShiftsPerDay'>, count: numbe
   return count + 1 <= v.maxShiftsPerDay;
 }
 
+/**
+ * Most of these shifts the daily limit leaves room for, after the volunteer's locks on each day
+ * (distinct shifts: one slot per shift). A bound for one volunteer.
+ */
+export function mostWithinDays(v: Pick<RuleVolunteer, 'maxShiftsPerDay'> & { locks: readonly RuleShift[] }, shifts: readonly RuleShift[]): number {
+  if (!Number.isFinite(v.maxShiftsPerDay)) return Infinity;
+  const byDay = new Map<number, Set<number>>();
+  for (const s of shifts) {
+    const set = byDay.get(s.day);
+    if (set) set.add(s.index);
+    else byDay.set(s.day, new Set([s.index]));
+  }
+  let total = 0;
+  for (const [day, set] of byDay) total += Math.min(set.size, Math.max(0, v.maxShiftsPerDay - v.locks.filter((l) => l.day === day).length));
+  return total;
+}
+
 /** MIP rows: per volunteer and day, new shifts at most the limit minus the locks that day. */
 export function dailyRows(c: RowContext): void {
   c.volunteers.forEach((v, vi) => {

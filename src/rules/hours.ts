@@ -19,6 +19,18 @@ export function hoursFit(v: Pick<RuleVolunteer, 'capHours'>, load: number, hours
   return load + hours <= v.capHours + HOURS_EPS;
 }
 
+/** Most of these shifts the hours left allow (shortest first): a bound for one volunteer. */
+export function mostWithinHours(left: number, shifts: ReadonlyArray<Pick<RuleShift, 'hours'>>): number {
+  let hours = 0;
+  let count = 0;
+  for (const s of [...shifts].sort((a, b) => a.hours - b.hours)) {
+    if (!hoursFit({ capHours: left }, hours, s.hours)) break;
+    hours += s.hours;
+    count++;
+  }
+  return count;
+}
+
 /** MIP rows: one per volunteer whose candidates could together pass what the locks leave. */
 export function hoursRows(c: RowContext): void {
   c.volunteers.forEach((v, vi) => {

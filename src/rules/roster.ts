@@ -9,21 +9,31 @@ import type { Block, Placement, RuleShift, RuleVolunteer } from './model.js';
 import { conflicts } from './spacing.js';
 
 export class Roster {
+  /** Per volunteer: placements sorted by start. */
   private readonly placed: Placement[][];
+  /** Per volunteer: their placements by shift request index. */
+  private readonly byShift: Array<Map<number, Placement>>;
+  /** Per volunteer: the longest placement held so far (never shrinks): bounds how far back a conflict can start. */
+  private readonly longest: Float64Array;
   private readonly load: Float64Array;
   private readonly days: Array<Map<number, number> | undefined>;
+  /** Per volunteer: their rest in ms. */
+  private readonly rest: Float64Array;
 
   constructor(readonly volunteers: readonly RuleVolunteer[]) {
+    this.rest = Float64Array.from(volunteers, (v) => v.restHours * 3_600_000);
     this.placed = volunteers.map(() => []);
+    this.byShift = volunteers.map(() => new Map());
+    this.longest = new Float64Array(volunteers.length);
     this.load = new Float64Array(volunteers.length);
     this.days = volunteers.map((v) => (Number.isFinite(v.maxShiftsPerDay) ? new Map() : undefined));
   }
 
   add(v: number, p: Placement): void {
     const list = this.placed[v]!;
-    let i = list.length;
-    while (i > 0 && list[i - 1]!.start > p.start) i--;
-    list.splice(i, 0, p);
+    list.splice(this.firstStartingAtOrAfter(v, p.start + 1), 0, p);
+    this.byShift[v]!.set(p.index, p);
+    this.longest[v] = Math.max(this.longest[v]!, p.end - p.start);
     this.load[v]! += p.hours;
     const days = this.days[v];
     if (days) days.set(p.day, (days.get(p.day) ?? 0) + 1);
@@ -31,13 +41,16 @@ export class Roster {
 
   /** Takes the volunteer off the shift (request index); returns the placement removed. */
   remove(v: number, shift: number): Placement {
+    const p = this.byShift[v]!.get(shift)!;
     const list = this.placed[v]!;
-    const i = list.findIndex((p) => p.index === shift);
-    const [p] = list.splice(i, 1);
-    this.load[v]! -= p!.hours;
+    let i = this.firstStartingAtOrAfter(v, p.start);
+    while (list[i] !== p) i++;
+    list.splice(i, 1);
+    this.byShift[v]!.delete(shift);
+    this.load[v]! -= p.hours;
     const days = this.days[v];
-    if (days) days.set(p!.day, days.get(p!.day)! - 1);
-    return p!;
+    if (days) days.set(p.day, days.get(p.day)! - 1);
+    return p;
   }
 
   placements(v: number): readonly Placement[] {
@@ -53,16 +66,44 @@ export class Roster {
   }
 
   holding(v: number, shift: number): Placement | undefined {
-    return this.placed[v]!.find((p) => p.index === shift);
+    return this.byShift[v]!.get(shift);
+  }
+
+  /** The index of the first placement starting at or after `time` (binary search). */
+  private firstStartingAtOrAfter(v: number, time: number): number {
+    const list = this.placed[v]!;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]!.start < time) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * The placements that could conflict with s lie in [nearFrom, nearTo): those starting before s
+   * ends plus the rest, and not so early that even the longest placement would end before s
+   * starts minus the rest. (Two functions, not one returning a pair: this is the hottest path of
+   * the construction and the local search, and should not allocate.)
+   */
+  private nearFrom(v: number, s: RuleShift): number {
+    return this.firstStartingAtOrAfter(v, s.start - this.rest[v]! - this.longest[v]!);
+  }
+
+  private nearTo(v: number, s: RuleShift): number {
+    return this.firstStartingAtOrAfter(v, s.end + this.rest[v]!);
   }
 
   /** The volunteer's placements in other shifts that conflict with s (overlap or rest), except the shift `without`. */
   clashes(v: number, s: RuleShift, without = -1): Placement[] {
     const vol = this.volunteers[v]!;
+    const list = this.placed[v]!;
     const out: Placement[] = [];
-    const horizon = s.end + vol.restHours * 3_600_000;
-    for (const p of this.placed[v]!) {
-      if (p.start >= horizon) break;
+    if (list.length === 0) return out;
+    for (let i = this.nearFrom(v, s), to = this.nearTo(v, s); i < to; i++) {
+      const p = list[i]!;
       if (p.index !== s.index && p.index !== without && conflicts(vol, p, s)) out.push(p);
     }
     return out;
@@ -75,20 +116,17 @@ export class Roster {
    */
   fits(v: number, s: RuleShift, without = -1): boolean {
     const vol = this.volunteers[v]!;
-    let freedHours = 0;
-    let freedToday = 0;
-    const horizon = s.end + vol.restHours * 3_600_000;
-    for (const p of this.placed[v]!) {
-      if (p.index === without) {
-        freedHours = p.hours;
-        if (p.day === s.day) freedToday = 1;
-        continue;
-      }
-      if (p.index === s.index) return false;
-      if (p.start < horizon && conflicts(vol, p, s)) return false;
+    const list = this.placed[v]!;
+    if (list.length === 0) return hoursFit(vol, 0, s.hours) && (this.days[v] === undefined || dailyFit(vol, 0));
+    // A placement in s itself starts with s, so it lies in the near range too: one slot per shift.
+    for (let i = this.nearFrom(v, s), to = this.nearTo(v, s); i < to; i++) {
+      const p = list[i]!;
+      if (p.index === without) continue;
+      if (p.index === s.index || conflicts(vol, p, s)) return false;
     }
-    if (!hoursFit(vol, this.load[v]! - freedHours, s.hours)) return false;
-    return this.days[v] === undefined || dailyFit(vol, this.dayCount(v, s.day) - freedToday);
+    const freed = without >= 0 ? this.byShift[v]!.get(without) : undefined;
+    if (!hoursFit(vol, this.load[v]! - (freed?.hours ?? 0), s.hours)) return false;
+    return this.days[v] === undefined || dailyFit(vol, this.dayCount(v, s.day) - (freed?.day === s.day ? 1 : 0));
   }
 
   /**

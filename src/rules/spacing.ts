@@ -28,6 +28,23 @@ export function gapHours(a: Span, b: Span): number {
 }
 
 /**
+ * Most of these shifts one volunteer can hold at once (no two conflicting): earliest end first
+ * on the widened windows, exact for an interval graph. A bound for the volunteer's coverage.
+ */
+export function mostSpaced(v: Pick<RuleVolunteer, 'restHours'>, shifts: readonly Span[]): number {
+  const r = restMs(v);
+  let count = 0;
+  let lastEnd = -Infinity;
+  for (const s of [...shifts].sort((a, b) => a.end - b.end)) {
+    if (s.start >= lastEnd) {
+      count++;
+      lastEnd = s.end + r;
+    }
+  }
+  return count;
+}
+
+/**
  * Maximal cliques of the conflict graph on `windows` for rest r: the maximal sets of windows
  * that pairwise conflict, as index lists in time order. One sweep over starts and widened ends;
  * ends sort before starts at the same instant (touching is not conflicting).
