@@ -23,7 +23,7 @@ export class Roster {
   constructor(readonly volunteers: readonly RuleVolunteer[]) {
     this.rest = Float64Array.from(volunteers, (v) => v.restHours * 3_600_000);
     this.placed = volunteers.map(() => []);
-    this.byShift = volunteers.map(() => new Map());
+    this.byShift = volunteers.map(() => new Map<number, Placement>());
     this.longest = new Float64Array(volunteers.length);
     this.load = new Float64Array(volunteers.length);
     this.days = volunteers.map((v) => (Number.isFinite(v.maxShiftsPerDay) ? new Map() : undefined));
