@@ -193,18 +193,16 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
             const s2 = p.candShift[bPair]!;
             const aPairForS2 = pairOf.get(a * nS + s2);
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
-            // Apply, then check both can hold their new shift; undo if not.
-            st.unassign(aPair);
-            st.unassign(bPair);
-            if (st.canTake(aPairForS2) && st.canTake(bPairForS1)) {
+            // Each can hold their new shift once they give up the old one (two volunteers: the checks are independent).
+            if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair)) {
+              st.unassign(aPair);
+              st.unassign(bPair);
               st.assign(aPairForS2);
               st.assign(bPairForS1);
               improved = true;
               done = true;
               break;
             }
-            st.assign(aPair);
-            st.assign(bPair);
           }
         }
       }

@@ -21,10 +21,11 @@ export function hoursFit(v: Pick<RuleVolunteer, 'capHours'>, load: number, hours
 
 /** Most of these shifts the hours left allow (shortest first): a bound for one volunteer. */
 export function mostWithinHours(left: number, shifts: ReadonlyArray<Pick<RuleShift, 'hours'>>): number {
+  const cap = { capHours: left };
   let hours = 0;
   let count = 0;
   for (const s of [...shifts].sort((a, b) => a.hours - b.hours)) {
-    if (!hoursFit({ capHours: left }, hours, s.hours)) break;
+    if (!hoursFit(cap, hours, s.hours)) break;
     hours += s.hours;
     count++;
   }
