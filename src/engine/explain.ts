@@ -148,7 +148,11 @@ function addGroupSuggestions(state: ScheduleState, s: Shift, group: string): Sug
   for (const vol of state.problem.volunteers) {
     if (hasGroup(vol, group)) continue;
     if (++scanned > ADD_GROUP_SCAN || out.length === MAX_PER_KIND) break;
-    if (state.roster.blocker(vol.index, s) === undefined) out.push(addGroup(vol, group));
+    if (state.roster.blocker(vol.index, s) !== undefined) continue;
+    // With the group added, a lock of theirs in a shift requiring it could come to fill one of
+    // its slots (Lock.group) and take a slot filled now: such a change is not a single one.
+    const movesLock = state.roster.placements(vol.index).some((p) => p.locked && (state.problem.shifts[p.index]!.required.get(group) ?? 0) > 0);
+    if (!movesLock) out.push(addGroup(vol, group));
   }
   return out;
 }

@@ -115,4 +115,21 @@ describe('engine: the 2.2 rules, each alone', function () {
     // 'soon' is 4 h after the lock: not v1 (rest 8 h); v2 takes it. 'later' is 10 h after: v1 may.
     expect(r.assigned_shifts.soon).to.deep.equal(['v2']);
   });
+
+  it('add_group names a free volunteer of another group, but not one whose lock would come to fill a slot of that group', async () => {
+    // v2 (bar) is locked into s0, which requires only kitchen: with kitchen added, that lock would fill
+    // s0's kitchen slot, already taken; m1 and b1 are free and are named.
+    const r = await scheduled({
+      volunteers: [
+        volunteer('k0', 'kitchen', 8),
+        { ...volunteer('m1', 'medic', 8), additional_groups: ['first-aid'] },
+        volunteer('v2', 'bar', 12),
+        volunteer('b1', 'bar', 12),
+      ],
+      unassigned_shifts: [shift('s0', 8, 10, { kitchen: 1 }), shift('s1', 10, 12, { kitchen: 2 })],
+      current_assignments: [{ shift_id: 's0', volunteer_id: 'v2' }],
+    });
+    const c = r.conflicts.find((x: Json) => x.shift_id === 's1');
+    expect(c.suggestions.filter((x: Json) => x.code === 'add_group').map((x: Json) => x.volunteer_id)).to.deep.equal(['m1', 'b1']);
+  });
 });
