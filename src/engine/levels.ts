@@ -74,6 +74,8 @@ export interface ObjectiveLevel {
   objective(f: Formulation): Objective;
   /** The row that holds this level's value while later levels run (none for the last level). */
   holdRow?(f: Formulation): number;
+  /** For a coverage level: its hold row in the coverage model (Formulation.cover), where this level runs when there is one. */
+  coverHoldRow?(f: Formulation): number;
   /**
    * Sparse row bounds that hold the level exactly as its row would, when it has some (the row is
    * then left free): an LP with them solves faster than with one dense row.
@@ -143,6 +145,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     mipShare: MIP_SHARES.coverage,
     objective: (f) => f.coverage[k]!.objective,
     holdRow: (f) => f.coverage[k]!.fixRow,
+    coverHoldRow: (f) => f.cover!.fixRows[k]!,
     value: (s, v) => (single ? sum(v, s.f.numPairs) : classFilled(s, k, v)),
     initialBound: (s) => (single ? s.fillBound : classBound(s, k)),
     // A class filled to its cheap bound has every slot kind at its most (open slots or
@@ -283,6 +286,10 @@ export function runLevels(s: LevelState, backend: SolverBackend): boolean {
 
 class LevelRunner {
   private session: SolverSession | undefined;
+  /** The session on the coverage model, for the coverage levels of a 2.2 subproblem. */
+  private coverSession: SolverSession | undefined;
+  /** Whether the level running solves on the coverage model. */
+  private onCover = false;
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
 
@@ -294,16 +301,19 @@ class LevelRunner {
 
   dispose(): void {
     this.session?.dispose();
+    this.coverSession?.dispose();
   }
 
   /** Solves one level with the `held` levels kept at their current values; true when proven. */
   run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
     const { s } = this;
     this.priority = level.priority;
+    this.onCover = s.f.cover !== undefined && level.coverHoldRow !== undefined;
     let bound = level.initialBound(s);
     level.before?.(s, bound);
     const rowBounds = this.rowBounds(held);
-    const objective = level.objective(s.f);
+    const full = level.objective(s.f);
+    const objective = this.onCover ? { sense: full.sense, costs: full.costs.subarray(0, s.f.cover!.model.numCols) } : full;
     let proven = level.proven(level.value(s, s.values), bound);
     let lpFinished = true;
     if (!proven) {
@@ -332,7 +342,8 @@ class LevelRunner {
     const { s } = this;
     const bounds = new Map<number, [number, number]>();
     for (const level of this.levels) {
-      const row = level.holdRow?.(s.f);
+      if (this.onCover && !level.coverHoldRow) continue;
+      const row = this.onCover ? level.coverHoldRow!(s.f) : level.holdRow?.(s.f);
       if (row === undefined) continue;
       const sparse = held.includes(level) ? level.sparseHold?.(s) : undefined;
       if (!held.includes(level)) bounds.set(row, [-Infinity, Infinity]);
@@ -372,8 +383,14 @@ class LevelRunner {
       note(s.phases, name, 'timedout', null, null, 0, 'no time left');
       return undefined;
     }
-    this.session ??= this.backend.open(s.f.model);
-    const outcome = this.session.solve({ ...request, budget, ...(request.relaxation ? {} : { start: s.values }) });
+    let session: SolverSession;
+    let start: Float64Array = s.values;
+    if (this.onCover) {
+      const { model } = s.f.cover!;
+      session = this.coverSession ??= this.backend.open(model);
+      start = s.values.subarray(0, model.numCols);
+    } else session = this.session ??= this.backend.open(s.f.model);
+    const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
     const cancelled = status !== 'optimal' && s.budget.cancelled();

@@ -52,6 +52,19 @@ export class MipModel {
     return this.rowNames.length - 1;
   }
 
+  /** A copy of the first `numCols` columns and `numRows` rows (which must use only those columns), legend included. */
+  prefix(numCols: number, numRows: number): MipModel {
+    const m = new MipModel();
+    m.legend.push(...this.legend);
+    for (let j = 0; j < numCols; j++) m.addCol(this.colNames[j]!, this.colLower[j]!, this.colUpper[j]!, this.colInteger[j]!);
+    for (let r = 0; r < numRows; r++) {
+      const from = this.rowStarts[r]!;
+      const to = this.rowStarts[r + 1]!;
+      m.addRow(this.rowNames[r]!, this.rowLower[r]!, this.rowUpper[r]!, this.indices.slice(from, to), this.values.slice(from, to));
+    }
+    return m;
+  }
+
   /** The model as CPLEX LP text, with the given objective and optional row-bound overrides. */
   toLpText(objective: Objective, rowBounds: ReadonlyMap<number, [number, number]> = new Map()): string {
     const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1e9) / 1e9));
