@@ -3,7 +3,6 @@
 // (availability), and the rules pass against the volunteer's locks alone (same shift, overlap and
 // rest, daily shifts, hours). Everything else is fixed at 0 and never becomes a variable.
 import { isAvailable } from '../rules/availability.js';
-import { hoursFit } from '../rules/hours.js';
 import { placement, type Placement } from '../rules/model.js';
 import { Roster } from '../rules/roster.js';
 import type { RowContext } from '../rules/rows.js';
@@ -77,12 +76,10 @@ export function prepare(sub: Subproblem): Prepared {
     // The group rule: the slot kinds of the volunteer's groups.
     const slots = vol.groups.flatMap((g) => slotsOfGroup.get(g) ?? []);
     if (vol.groups.length > 1) slots.sort((a, b) => a - b);
-    // Without locks or windows only the hours can rule a slot out (the roster's answer, asked directly: the common case, and the hot loop).
-    const free = vol.locks.length === 0 && vol.available === null && vol.unavailable.length === 0;
     for (const s of slots) {
       if (demand[s] === 0) continue;
       const shift = sub.shifts[s]!;
-      if (free ? !hoursFit(vol, 0, shift.hours) : !isAvailable(vol, shift) || !roster.fits(v, shift)) continue;
+      if (!isAvailable(vol, shift) || !roster.fits(v, shift)) continue;
       const pair = candShift.length;
       candVolunteer.push(v);
       candShift.push(s);

@@ -7,7 +7,7 @@ import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSess
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, type Formulation } from './formulate.js';
-import { checkAssignment, greedyFill } from './greedy.js';
+import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness } from './local-search.js';
 import type { Objective } from './mip-model.js';
 
@@ -112,13 +112,6 @@ const fullCount = (f: Formulation, v: ArrayLike<number>): number => {
   return total;
 };
 
-/** Filled slots of priority class k (an index into Prepared.classes) for column values `v`. */
-function classFilled(s: LevelState, k: number, v: ArrayLike<number>): number {
-  let total = 0;
-  for (let pair = 0; pair < s.f.numPairs; pair++) if (s.p.slotClass[s.p.candShift[pair]!] === k) total += v[pair]!;
-  return total;
-}
-
 /** Most slots of class k that could be filled: per slot kind, its open slots or its candidates. */
 function classBound(s: LevelState, k: number): number {
   let total = 0;
@@ -146,13 +139,13 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     objective: (f) => f.coverage[k]!.objective,
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
-    value: (s, v) => (single ? sum(v, s.f.numPairs) : classFilled(s, k, v)),
+    value: (s, v) => (single ? sum(v, s.f.numPairs) : filledByClass(s.p, v)[k]!),
     initialBound: (s) => (single ? s.fillBound : classBound(s, k)),
     // A class filled to its cheap bound has every slot kind at its most (open slots or
     // candidates): holding each headcount row there is the same constraint as the dense sum,
     // and the held LPs of the later classes solve about twice as fast (rules-festival-400x300).
     sparseHold: (s) => {
-      if (single || classFilled(s, k, s.values) < classBound(s, k)) return undefined;
+      if (single || filledByClass(s.p, s.values)[k]! < classBound(s, k)) return undefined;
       const out: Array<[number, [number, number]]> = [];
       s.p.byShift.forEach((pairs, slot) => {
         if (s.p.slotClass[slot] !== k || pairs.length === 0) return;

@@ -28,8 +28,6 @@ export type Block =
   /** Too few hours left. */
   | { rule: 'hours'; load: number };
 
-export type BlockRule = Block['rule'];
-
 /** The rule fields of a shift (or of anything that carries them), copied. */
 export function ruleShift(s: RuleShift): RuleShift {
   return { index: s.index, id: s.id, start: s.start, end: s.end, hours: s.hours, priority: s.priority, day: s.day };
