@@ -235,7 +235,11 @@ export interface FieldError {
    */
   pointer: string;
   /**
-   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, duplicate_group, end_not_after_start, invalid_timezone, unknown_shift, unknown_volunteer; for query parameters unknown_parameter, repeated_parameter, invalid_parameter; and entries_truncated, which stands for the errors of one code left out past the first 1,000 (its message gives the code and how many; pointer is "").
+   * The id of the volunteer or shift the entry concerns, when known: for an entry under volunteers or unassigned_shifts the item's id; under current_assignments, the volunteer_id for an entry about it, else the shift_id.
+   */
+  id?: string;
+  /**
+   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, duplicate_group, end_not_after_start, invalid_timezone, group_name_mismatch, unknown_shift, unknown_volunteer; for query parameters unknown_parameter, repeated_parameter, invalid_parameter; and entries_truncated, which stands for the errors of one code left out past the first 1,000 (its message gives the code and how many; pointer is "").
    */
   code: string;
   /**
@@ -323,6 +327,14 @@ export interface CsvError {
    * What was found and what is expected.
    */
   message: string;
+  /**
+   * The ID (or, without an ID column, the name) of the row's volunteer or shift, when the problem concerns one.
+   */
+  id?: string;
+  /**
+   * For a problem found once the cells were read (such as group_name_mismatch), the code POST /api/validate gives it; absent for a cell that could not be read.
+   */
+  code?: string;
   [k: string]: unknown;
 }
 /**
@@ -342,6 +354,22 @@ export interface Warning {
    * RFC 6901 JSON Pointer into the request to the value the warning is about, where there is one.
    */
   pointer?: string;
+  /**
+   * The id of the volunteer or shift the warning concerns, when known (see FieldError.id).
+   */
+  id?: string;
+  /**
+   * For a CSV upload: the file the warning is about (volunteers or shifts), where it is about one.
+   */
+  file?: 'volunteers' | 'shifts';
+  /**
+   * For a CSV upload: the row as a spreadsheet shows it (the header is row 1).
+   */
+  row?: number;
+  /**
+   * For a CSV upload: the column header as written in the file.
+   */
+  column?: string;
   [k: string]: unknown;
 }
 
