@@ -137,7 +137,36 @@ export interface RequestFacts {
 
 export const pairKey = (v: string, s: string): string => `${v}\u0000${s}`;
 const overlapping = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
-const span = (w: Json): Span => ({ start: Date.parse(w.start), end: Date.parse(w.end) });
+
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+/** Minutes east of UTC of an IANA zone at an instant, by Intl's wall clock (not the engine's date code). */
+function zoneOffset(ms: number, timeZone: string): number {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    offsetFormats.set(timeZone, format);
+  }
+  const n: Record<string, number> = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
+  const wall = Date.UTC(n.year ?? 0, (n.month ?? 1) - 1, n.day ?? 1, n.hour ?? 0, n.minute ?? 0);
+  return (wall - Math.floor(ms / 60_000) * 60_000) / 60_000;
+}
+
+/**
+ * A request date-time as an instant: Z or an offset as written; no suffix, a wall-clock time in
+ * the request's timezone (the earlier instant at a fall-back hour, as the contract reads it).
+ */
+function instant(text: string, timeZone: string | undefined): number {
+  const withT = text.replace(' ', 'T');
+  if (/([Zz]|[+-]\d{2}:\d{2})$/.test(withT)) return Date.parse(withT.toUpperCase());
+  const local = Date.parse(`${withT}Z`);
+  const candidates = [local - 36 * 3_600_000, local, local + 36 * 3_600_000]
+    .map((near) => local - zoneOffset(near, timeZone!) * 60_000)
+    .filter((at) => at + zoneOffset(at, timeZone!) * 60_000 === local);
+  return Math.min(...candidates);
+}
+
+/** A window of the request (times read in its timezone `zone` when they have no suffix) or of the result (UTC). */
+const span = (w: Json, zone?: string): Span => ({ start: instant(w.start, zone), end: instant(w.end, zone) });
 
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 /** YYYY-MM-DD of an instant in an IANA time zone, by Intl (not the engine's date library). */
@@ -165,7 +194,8 @@ function union(spans: readonly Span[]): Span[] {
 
 export function readRequest(request: Json): RequestFacts {
   const rules: Json = request.rules ?? {};
-  const timezone: string = rules.timezone ?? 'UTC';
+  const timezone: string = rules.timezone ?? request.timezone ?? 'UTC';
+  const zone: string | undefined = request.timezone;
   const volunteers: Volunteer[] = (request.volunteers as Json[]).map((v, i) => ({
     id: v.id,
     i,
@@ -173,13 +203,13 @@ export function readRequest(request: Json): RequestFacts {
     groups: [...new Set<string>([v.group, ...(v.additional_groups ?? [])])],
     maxHours: v.max_hours,
     cap: v.max_hours === 999 ? Infinity : v.max_hours,
-    available: v.available === undefined ? undefined : union((v.available as Json[]).map(span)),
-    unavailable: ((v.unavailable ?? []) as Json[]).map(span),
+    available: v.available === undefined ? undefined : union((v.available as Json[]).map((w) => span(w, zone))),
+    unavailable: ((v.unavailable ?? []) as Json[]).map((w) => span(w, zone)),
     restHours: v.min_rest_hours ?? rules.min_rest_hours ?? 0,
     maxPerDay: v.max_shifts_per_day ?? rules.max_shifts_per_day,
   }));
   const shifts: Shift[] = (request.unassigned_shifts as Json[]).map((s, i) => {
-    const { start, end } = span(s);
+    const { start, end } = span(s, zone);
     return { id: s.id, i, start, end, hours: (end - start) / HOUR, priority: s.priority ?? 1, required: s.required_groups, day: localDay(start, timezone) };
   });
   const vById = new Map(volunteers.map((v) => [v.id, v]));
@@ -670,7 +700,22 @@ const RELAXATIONS: Record<string, Relax> = {
   },
 };
 
+/**
+ * rename_group: the conflict's group has no members; asking for sug.group (which some volunteers
+ * have) instead, at least sug.filled of them could each take the slot as things stand.
+ */
+function renameGroupFalse(sug: Json, p: Short, ctx: ConflictContext): string | undefined {
+  const missing = p.required - p.assigned;
+  if (p.members.length > 0) return 'the group has members';
+  if (!Number.isInteger(sug.filled) || sug.filled < 1 || sug.filled > missing) return `filled ${sug.filled} is not 1 to ${missing}`;
+  const free = [...ctx.facts.vById.values()].filter(
+    (v) => v.groups.includes(sug.group) && !assignmentOf(ctx.schedule, v, p.s) && applied({ code: 'add_group' }, { ...v, groups: [...v.groups, p.g] }, p, ctx) === undefined,
+  );
+  return free.length >= sug.filled ? undefined : `only ${free.length} members of ${sug.group} are free, not ${sug.filled}`;
+}
+
 function suggestionFalse(sug: Json, p: Short, ctx: ConflictContext): string | undefined {
+  if (sug.code === 'rename_group') return renameGroupFalse(sug, p, ctx);
   if (sug.code === 'add_volunteers') {
     const missing = p.required - p.assigned;
     return sug.group === p.g && sug.count === missing && sug.filled === missing ? undefined : `should be ${missing} of group ${p.g}`;

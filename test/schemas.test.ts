@@ -75,7 +75,12 @@ describe('schemas/', () => {
     const validate = schemas().validator('shift');
     const shift = { id: 's', start: '2026-06-01T08:00:00Z', end: '2026-06-01T12:00:00Z', required_groups: { kitchen: 2 } };
     expect(validate(shift)).to.equal(true);
-    expect(validate({ ...shift, start: '2026-06-01T08:00:00+02:00' })).to.equal(false);
+    // Z, an offset, or no suffix (a wall-clock time, which validation reads in the request's timezone).
+    expect(validate({ ...shift, start: '2026-06-01T08:00:00+02:00' })).to.equal(true);
+    expect(validate({ ...shift, start: '2026-06-01T08:00' })).to.equal(true);
+    expect(validate({ ...shift, start: '2026-06-01T08:00:00+0200' })).to.equal(false);
+    expect(validate({ ...shift, start: '2026-06-01T08:00:00+24:00' })).to.equal(false);
+    expect(validate({ ...shift, start: '6/1/2026 8:00 AM' })).to.equal(false);
     expect(validate({ ...shift, required_groups: 'kitchen:2' })).to.equal(false);
     expect(validate({ ...shift, required_groups: { kitchen: 1.5 } })).to.equal(false);
     const volunteer = schemas().validator('volunteer');

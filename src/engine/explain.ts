@@ -4,6 +4,7 @@
 // It also finds add_group suggestions: volunteers of other groups free then, who may be in
 // another subproblem. Every reason is true of the result; the checker in test/ verifies each one.
 import type { Conflict, Detail, Suggestion } from '../types/schema-types.js';
+import { NameSuggester } from '../input/did-you-mean.js';
 import { formatHours } from '../input/format.js';
 import { displayName, type Problem, type Shift } from '../input/problem.js';
 import { availabilityDetail, extendAvailabilitySentence } from '../rules/availability.js';
@@ -16,6 +17,8 @@ import {
   hasGroup,
   noMembersDetail,
   otherGroupDetail,
+  renameGroup,
+  renameGroupSentence,
   tooSmallDetail,
 } from '../rules/groups.js';
 import { hoursDetail } from '../rules/hours.js';
@@ -40,6 +43,8 @@ export interface ScheduleState {
    * result stays as it was.
    */
   offerAddGroup: boolean;
+  /** For each group without members asked about so far, the closest group that has members (or none). */
+  nearGroups?: Map<string, string | undefined>;
 }
 
 /** The detail codes a blocked volunteer is counted under, in the order a summary lists them. */
@@ -84,9 +89,9 @@ function describe(state: ScheduleState, s: Shift, b: Blocked): { detail: Detail;
     case 'same_shift':
       return otherGroupDetail(vol, block.other);
     case 'availability':
-      return availabilityDetail(vol, block);
+      return availabilityDetail(vol, block, state.problem.zone);
     case 'spacing':
-      return spacingDetail(vol, block.other, s);
+      return spacingDetail(vol, block.other, s, state.problem.zone);
     case 'daily':
       return dailyDetail(vol, block.count, s);
     case 'hours':
@@ -123,7 +128,7 @@ export function suggestionSentence(problem: Problem, s: number, suggestion: Sugg
     case 'remove_lock':
       return `Lifting the locked assignment of ${displayName(volunteer!)} to '${suggestion.shift_id}' would fill one more slot${kept}.`;
     case 'extend_availability':
-      return `${extendAvailabilitySentence(volunteer!, shift)}${kept}.`;
+      return `${extendAvailabilitySentence(volunteer!, shift, problem.zone)}${kept}.`;
     case 'reduce_rest':
       return `${reduceRestSentence(volunteer!, suggestion.min_rest_hours!)}${kept}.`;
     case 'raise_max_shifts_per_day':
@@ -131,8 +136,35 @@ export function suggestionSentence(problem: Problem, s: number, suggestion: Sugg
     case 'add_group':
       return `${addGroupSentence(volunteer!, suggestion.group!)}${kept}.`;
     case 'add_volunteers':
-      return addVolunteersSentence(shift, suggestion.group!, suggestion.count!);
+      return addVolunteersSentence(shift, suggestion.group!, suggestion.count!, problem.zone);
+    case 'rename_group':
+      return renameGroupSentence(suggestion.group!, suggestion.filled!);
   }
+}
+
+/** Names shorter than this are not taken for misspellings (a and b are one edit apart, and unrelated). */
+const NEAR_GROUP_MIN_LENGTH = 3;
+
+/** The group with members whose name is closest to `group` (a misspelling of it?), if any is close. */
+function nearGroup(state: ScheduleState, group: string): string | undefined {
+  if (group.trim().length < NEAR_GROUP_MIN_LENGTH) return undefined;
+  state.nearGroups ??= new Map();
+  if (!state.nearGroups.has(group)) state.nearGroups.set(group, new NameSuggester(state.members.keys()).closest(group));
+  return state.nearGroups.get(group);
+}
+
+/**
+ * Asking for `near` instead of the memberless `group`: filled by the members of `near` who could
+ * take the shift as things stand (not in it, free then, available, with the hours and the day's
+ * room), at most `missing`. None when no such member exists.
+ */
+function renameGroupSuggestions(state: ScheduleState, s: Shift, near: string, missing: number): Suggestion[] {
+  let free = 0;
+  for (const v of state.members.get(near) ?? []) {
+    if (free === missing) break;
+    if (state.roster.holding(v.index, s.index) === undefined && state.roster.blocker(v.index, s) === undefined) free++;
+  }
+  return free === 0 ? [] : [renameGroup(near, free)];
 }
 
 /**
@@ -180,8 +212,11 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
     suggestions: items,
   });
   if (members.length === 0) {
-    const { detail, sentence } = noMembersDetail(group);
-    return conflict([sentence], [detail], withAddGroup([addVolunteers(group, missing)], addGroupSuggestions(state, shift, group)));
+    // The near spelling first: a typo in the group's name is the likeliest cause.
+    const near = nearGroup(state, group);
+    const { detail, sentence } = noMembersDetail(group, near);
+    const rename = near === undefined ? [] : renameGroupSuggestions(state, shift, near, missing);
+    return conflict([sentence], [detail], [...rename, ...withAddGroup([addVolunteers(group, missing)], addGroupSuggestions(state, shift, group))]);
   }
   const blocked: Blocked[] = [];
   let unexplained = 0;

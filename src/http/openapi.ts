@@ -58,37 +58,32 @@ const API_ERRORS: Json = {
 
 /**
  * Request examples shown with POST /api/schedule and /api/validate. `rules` is examples/request.json
- * (a test keeps the two equal): a festival day in Chicago with every 2.2 rule in play.
+ * (a test keeps the two equal): a festival day in Chicago with every 2.2 rule in play, its
+ * times written as Chicago wall-clock times under the top-level timezone.
  */
 export const REQUEST_EXAMPLES: Record<string, { summary: string; description: string; value: Json }> = {
   rules: {
     summary: 'Availability, several roles, rest, a daily limit and priorities',
     description:
-      'Ben can also work the bar; Chloe comes only from Saturday 3 PM to Sunday 3 AM (Chicago); Dev is away on Sunday and needs 10 h of rest; Eva is a medic who can help the kitchen, one shift a day. Everyone needs 8 h of rest between shifts and works at most 2 shifts a Chicago day. First aid (priority 5) is filled before the late bar (3), the afternoon (2) and the kitchen shifts (1). Ana is locked into the Saturday breakfast.',
+      'Ben can also work the bar; Chloe comes only from Saturday 3 PM to Sunday 3 AM (Chicago); Dev is away on Sunday and needs 10 h of rest; Eva is a medic who can help the kitchen, one shift a day. Everyone needs 8 h of rest between shifts and works at most 2 shifts a Chicago day. First aid (priority 5) is filled before the late bar (3), the afternoon (2) and the kitchen shifts (1). Ana is locked into the Saturday breakfast. The times are Chicago wall-clock times, read in the top-level timezone.',
     value: {
+      timezone: 'America/Chicago',
       volunteers: [
         { id: 'v1', name: 'Ana Ruiz', group: 'kitchen', max_hours: 8 },
         { id: 'v2', name: 'Ben Ode', group: 'kitchen', additional_groups: ['bar'], max_hours: 999 },
-        { id: 'v3', name: 'Chloe Ng', group: 'bar', max_hours: 6, available: [{ start: '2026-06-06T20:00:00Z', end: '2026-06-07T08:00:00Z' }] },
-        {
-          id: 'v4',
-          name: 'Dev Patel',
-          group: 'bar',
-          max_hours: 12,
-          unavailable: [{ start: '2026-06-07T05:00:00Z', end: '2026-06-08T05:00:00Z' }],
-          min_rest_hours: 10,
-        },
+        { id: 'v3', name: 'Chloe Ng', group: 'bar', max_hours: 6, available: [{ start: '2026-06-06T15:00', end: '2026-06-07T03:00' }] },
+        { id: 'v4', name: 'Dev Patel', group: 'bar', max_hours: 12, unavailable: [{ start: '2026-06-07T00:00', end: '2026-06-08T00:00' }], min_rest_hours: 10 },
         { id: 'v5', name: 'Eva Novak', group: 'medical', additional_groups: ['kitchen'], max_hours: 10, max_shifts_per_day: 1 },
       ],
       unassigned_shifts: [
-        { id: 'sat-am', start: '2026-06-06T12:00:00Z', end: '2026-06-06T16:00:00Z', required_groups: { kitchen: 2 } },
-        { id: 'sat-first-aid', start: '2026-06-06T14:00:00Z', end: '2026-06-06T22:00:00Z', required_groups: { medical: 1 }, priority: 5 },
-        { id: 'sat-pm', start: '2026-06-06T16:00:00Z', end: '2026-06-06T20:00:00Z', required_groups: { kitchen: 1, bar: 1 }, priority: 2 },
-        { id: 'sat-night', start: '2026-06-07T01:00:00Z', end: '2026-06-07T07:00:00Z', required_groups: { bar: 2 }, priority: 3 },
-        { id: 'sun-am', start: '2026-06-07T12:00:00Z', end: '2026-06-07T16:00:00Z', required_groups: { kitchen: 2 } },
+        { id: 'sat-am', start: '2026-06-06T07:00', end: '2026-06-06T11:00', required_groups: { kitchen: 2 } },
+        { id: 'sat-first-aid', start: '2026-06-06T09:00', end: '2026-06-06T17:00', required_groups: { medical: 1 }, priority: 5 },
+        { id: 'sat-pm', start: '2026-06-06T11:00', end: '2026-06-06T15:00', required_groups: { kitchen: 1, bar: 1 }, priority: 2 },
+        { id: 'sat-night', start: '2026-06-06T20:00', end: '2026-06-07T02:00', required_groups: { bar: 2 }, priority: 3 },
+        { id: 'sun-am', start: '2026-06-07T07:00', end: '2026-06-07T11:00', required_groups: { kitchen: 2 } },
       ],
       current_assignments: [{ shift_id: 'sat-am', volunteer_id: 'v1' }],
-      rules: { min_rest_hours: 8, max_shifts_per_day: 2, timezone: 'America/Chicago' },
+      rules: { min_rest_hours: 8, max_shifts_per_day: 2 },
     },
   },
   minimal: {

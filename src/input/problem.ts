@@ -2,7 +2,7 @@
 // input the engine sees. Times are epoch milliseconds, caps are numbers (Infinity for 999),
 // and everything keeps its request order, which the engine uses as its final tie-break.
 import type { ScheduleRequest } from '../types/schema-types.js';
-import { parseUtcDateTime } from './utc-datetime.js';
+import { parseDateTime } from './utc-datetime.js';
 import { ZoneClock } from './zone-clock.js';
 
 /** max_hours of exactly this value means unlimited. */
@@ -73,7 +73,7 @@ export interface Rules {
   minRestHours: number;
   /** rules.max_shifts_per_day (Infinity when absent). */
   maxShiftsPerDay: number;
-  /** The IANA zone whose calendar days max_shifts_per_day counts (default UTC). */
+  /** The IANA zone whose calendar days max_shifts_per_day counts (default: the request's timezone, else UTC). */
   timezone: string;
 }
 
@@ -85,6 +85,11 @@ export interface Problem {
   /** Indexes in current_assignments of pairs listed again (kept once). */
   duplicateLocks: Array<{ requestIndex: number; firstIndex: number }>;
   rules: Rules;
+  /**
+   * The IANA zone sentences and warnings write times in: the request's timezone, else
+   * rules.timezone, else UTC (for CSV, the upload's timezone field).
+   */
+  zone: string;
 }
 
 export const MS_PER_HOUR = 3_600_000;
@@ -134,8 +139,11 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
   const rules: Rules = {
     minRestHours: request.rules?.min_rest_hours ?? 0,
     maxShiftsPerDay: request.rules?.max_shifts_per_day ?? Infinity,
-    timezone: request.rules?.timezone ?? 'UTC',
+    timezone: request.rules?.timezone ?? request.timezone ?? 'UTC',
   };
+  // Times without Z or an offset are read in the request's timezone (validation saw to it that there is one).
+  const reading = request.timezone === undefined ? undefined : new ZoneClock(request.timezone);
+  const window = (w: { start: string; end: string }, what: string): TimeWindow => readWindow(w, what, reading);
   const volunteers: Volunteer[] = request.volunteers.map((v, index) => ({
     index,
     id: v.id,
@@ -163,12 +171,13 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
       day: calendarDay(start, clock),
     };
   });
-  return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), rules };
+  const zone = request.timezone ?? request.rules?.timezone ?? 'UTC';
+  return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), rules, zone };
 }
 
-function window(w: { start: string; end: string }, what: string): TimeWindow {
-  const start = parseUtcDateTime('start', w.start);
-  const end = parseUtcDateTime('end', w.end);
+function readWindow(w: { start: string; end: string }, what: string, clock: ZoneClock | undefined): TimeWindow {
+  const start = parseDateTime('start', w.start, clock);
+  const end = parseDateTime('end', w.end, clock);
   if (!start.ok || !end.ok) throw new Error(`${what} has an invalid start or end; validate first`);
   return { start: start.ms, end: end.ms };
 }

@@ -1,14 +1,19 @@
-// Reads the contract's date-time form, YYYY-MM-DDTHH:MM[:SS[.fff]]Z (UTC, Z suffix mandatory),
-// and explains precisely why a value is not of that form.
+// Reads the contract's date-times (RFC 3339): YYYY-MM-DDTHH:MM[:SS[.fff]] followed by Z (UTC) or
+// an offset such as -05:00, or, in a request with a top-level timezone, with no suffix at all
+// (a wall-clock time in that zone). Explains precisely why a value is not of that form, and never
+// invites the fix that moves a local time by appending Z.
+import { ZoneClock } from './zone-clock.js';
 
 export const UTC_EXAMPLE = '2026-06-01T08:00:00Z';
 
-const STRICT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?Z$/;
+// The T may be t or a space (RFC 3339 5.6 allows both); Z may be z.
+const FORM = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?([Zz]|[+-]\d{2}:\d{2})?$/;
 // The suffix starts with a non-digit, so the fraction's digits and the suffix never compete
 // (a `(.*)` there backtracked quadratically on long digit runs).
-const LOOSE = /^(\d{4}-\d{1,2}-\d{1,2})[T ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(\D.*)?$/;
+const LOOSE = /^(\d{4}-\d{1,2}-\d{1,2})[Tt ](\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(\D.*)?$/;
 
-export type UtcParse = { ok: true; ms: number } | { ok: false; code: 'not_utc' | 'invalid_datetime' | 'invalid_date'; message: string };
+export type DateTimeCode = 'not_utc' | 'invalid_datetime' | 'invalid_date' | 'nonexistent_local_time';
+export type UtcParse = { ok: true; ms: number } | { ok: false; code: DateTimeCode; message: string };
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -33,9 +38,26 @@ function utcMs(y: number, mo: number, d: number, h: number, mi: number, s: numbe
   return date.getTime();
 }
 
-/** Parses a date-time of the contract's form; `field` names the value in the message. */
-export function parseUtcDateTime(field: string, value: string): UtcParse {
-  const m = STRICT.exec(value);
+/** The value written with the offset -05:00: the fix to show. */
+function withOffset(date: string, time: string): string {
+  return `${date}T${time.length === 5 ? `${time}:00` : time}-05:00`;
+}
+
+/** What to do with a time that names no zone: add the request's timezone, or write the offset. */
+function noZoneMessage(field: string, value: string, date: string, time: string): string {
+  return (
+    `${field} ${quote(value)} has no time zone. Add "timezone": "America/Chicago" (the IANA zone the times are in) at the top of the request ` +
+    `to read it as a local time, or write it with its UTC offset, e.g. ${withOffset(date, time)} for 5 hours behind UTC.`
+  );
+}
+
+/**
+ * Parses a date-time of the contract's forms; `field` names the value in messages. A value with
+ * neither Z nor an offset is read on `clock` (the request's timezone) when there is one, and is
+ * an error (not_utc) when there is none.
+ */
+export function parseDateTime(field: string, value: string, clock?: ZoneClock): UtcParse {
+  const m = FORM.exec(value);
   if (m) {
     // Plain arithmetic, no Date round trip and no arrays: this runs for every shift and window.
     const y = Number(m[1]);
@@ -50,32 +72,51 @@ export function parseUtcDateTime(field: string, value: string): UtcParse {
       const why = days > 0 && d > days ? `${MONTHS[mo - 1]} ${y} has ${days} days` : 'a month, day, hour, minute or second is out of range';
       return { ok: false, code: 'invalid_date', message: `${field} ${quote(value)} is not a real date-time: ${why}.` };
     }
-    return { ok: true, ms: utcMs(y, mo, d, h, mi, s, fraction) };
+    const suffix = m[8];
+    if (suffix === undefined) {
+      if (!clock) {
+        const time = value.slice(11);
+        return { ok: false, code: 'not_utc', message: noZoneMessage(field, value, value.slice(0, 10), time) };
+      }
+      const at = clock.instant(y, mo, d, h, mi);
+      if (at === undefined) {
+        return {
+          ok: false,
+          code: 'nonexistent_local_time',
+          message: `${field} ${quote(value)} does not exist in ${clock.zone}: the clocks skip that hour (daylight saving time); write the time after the change, or with its UTC offset.`,
+        };
+      }
+      return { ok: true, ms: at + s * 1000 + fraction };
+    }
+    const utc = utcMs(y, mo, d, h, mi, s, fraction);
+    if (suffix === 'Z' || suffix === 'z') return { ok: true, ms: utc };
+    const sign = suffix[0] === '-' ? -1 : 1;
+    const oh = Number(suffix.slice(1, 3));
+    const om = Number(suffix.slice(4, 6));
+    if (oh > 23 || om > 59) {
+      return { ok: false, code: 'invalid_datetime', message: `${field} ${quote(value)} has the offset ${suffix}, which is not a UTC offset (-23:59 to +23:59).` };
+    }
+    return { ok: true, ms: utc - sign * (oh * 60 + om) * 60_000 };
   }
   const loose = LOOSE.exec(value);
   if (loose) {
     const suffix = loose[3] ?? '';
-    if (suffix === '') {
+    if (/^[+-]\d{2}(\d{2})?$/.test(suffix)) {
       return {
         ok: false,
-        code: 'not_utc',
-        message: `${field} must be UTC with a Z suffix, e.g. ${UTC_EXAMPLE} (found ${quote(value)}, which has no time zone).`,
+        code: 'invalid_datetime',
+        message: `${field} ${quote(value)} has the offset ${suffix}; write offsets with a colon, ${suffix.slice(0, 3)}:${suffix.slice(3) || '00'}, as in 2026-06-01T08:00:00-05:00.`,
       };
-    }
-    if (/^[+-]\d{2}(:?\d{2})?$/.test(suffix)) {
-      return {
-        ok: false,
-        code: 'not_utc',
-        message: `${field} must be UTC with a Z suffix, e.g. ${UTC_EXAMPLE} (found the offset ${suffix} in ${quote(value)}); convert the time to UTC.`,
-      };
-    }
-    if (suffix === 'z') {
-      return { ok: false, code: 'not_utc', message: `${field} must end with an upper-case Z, e.g. ${UTC_EXAMPLE} (found ${quote(value)}).` };
     }
   }
   return {
     ok: false,
     code: 'invalid_datetime',
-    message: `${field} must be an ISO 8601 UTC date-time, YYYY-MM-DDTHH:MM[:SS[.fff]]Z, e.g. ${UTC_EXAMPLE} (found ${quote(value)}).`,
+    message: `${field} must be an ISO 8601 date-time, YYYY-MM-DDTHH:MM[:SS[.fff]] with Z or an offset such as -05:00, e.g. ${UTC_EXAMPLE} (found ${quote(value)}).`,
   };
+}
+
+/** Parses a date-time that must carry Z or an offset (no request timezone). */
+export function parseUtcDateTime(field: string, value: string): UtcParse {
+  return parseDateTime(field, value);
 }

@@ -3,13 +3,14 @@
 // wrong and what would be right. POST /api/validate returns this; the scheduling endpoints
 // reject with the same entries.
 import type { FieldError, ScheduleRequest, ValidationResult, Warning } from '../types/schema-types.js';
-import { comparePointers, toPointer } from './json-pointer.js';
+import { comparePointers, parsePointer, toPointer } from './json-pointer.js';
 import { NameSuggester, newHintBudget } from './did-you-mean.js';
 import { CappedEntries, ERRORS_PER_CODE, quoteName, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { normalizeRequest, type Problem } from './problem.js';
 import type { ErrorObject, JsonSchema, SchemaRegistry } from './schema-registry.js';
 import { isTimeZone, notATimeZone } from './time-zone.js';
-import { parseUtcDateTime, UTC_EXAMPLE } from './utc-datetime.js';
+import { parseDateTime, UTC_EXAMPLE } from './utc-datetime.js';
+import { ZoneClock } from './zone-clock.js';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -39,12 +40,12 @@ const EXPECTED: Record<string, string> = {
   'volunteer.min_rest_hours': REST_HOURS,
   'volunteer.max_shifts_per_day': SHIFTS_PER_DAY,
   window: `an object such as ${WINDOW_EXAMPLE}`,
-  'window.start': 'a UTC date-time such as "2026-06-06T08:00:00Z"',
-  'window.end': 'a UTC date-time such as "2026-06-06T20:00:00Z"',
+  'window.start': 'a date-time such as "2026-06-06T08:00:00Z" or "2026-06-06T03:00:00-05:00"',
+  'window.end': 'a date-time such as "2026-06-06T20:00:00Z" or "2026-06-06T15:00:00-05:00"',
   shift: `an object such as {"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}`,
   'shift.id': 'a non-empty string such as "kitchen-sat-1"',
-  'shift.start': `a UTC date-time such as "${UTC_EXAMPLE}"`,
-  'shift.end': 'a UTC date-time such as "2026-06-01T12:00:00Z"',
+  'shift.start': `a date-time such as "${UTC_EXAMPLE}" or "2026-06-01T03:00:00-05:00"`,
+  'shift.end': 'a date-time such as "2026-06-01T12:00:00Z" or "2026-06-01T07:00:00-05:00"',
   'shift.required_groups': 'an object such as {"kitchen": 2}',
   'shift.headcount': 'a whole number from 0 to 100000, such as 2',
   'shift.priority': 'a whole number from 1 to 5 (5 is filled first; 1, the default, last), such as 3',
@@ -55,6 +56,7 @@ const EXPECTED: Record<string, string> = {
   'rules.min_rest_hours': REST_HOURS,
   'rules.max_shifts_per_day': SHIFTS_PER_DAY,
   'rules.timezone': 'an IANA time zone name such as "America/Chicago"',
+  'request.timezone': 'an IANA time zone name such as "America/Chicago"',
 };
 
 /** Kinds whose range the maximum's message gives whole (the older fields say "at most N"). */
@@ -149,7 +151,7 @@ function schemaError(e: ErrorObject): FieldError | undefined {
       const pointer = toPointer(base);
       const value = String(e.data);
       if (f.kind === 'shift.start' || f.kind === 'shift.end' || f.kind === 'window.start' || f.kind === 'window.end') {
-        const parsed = parseUtcDateTime(f.label, value);
+        const parsed = parseDateTime(f.label, value);
         if (!parsed.ok) return { pointer, code: parsed.code, message: parsed.message };
       }
       if (value.trim() === '') return { pointer, code: 'empty_string', message: `${f.label} must not be empty or blank: ${expected(f.kind)}.` };
@@ -266,18 +268,29 @@ function checkIds(body: Obj, key: 'volunteers' | 'unassigned_shifts', out: Findi
   return seen;
 }
 
+/** The clock of the request's timezone; 'invalid' when it names no zone; undefined when absent. */
+type RequestClock = ZoneClock | 'invalid' | undefined;
+
+/** Date-time faults the schema's pattern lets through: dates that do not exist, no zone, a skipped local hour. */
+const SEMANTIC_TIME_CODES = new Set(['invalid_date', 'not_utc', 'nonexistent_local_time']);
+
 /**
- * The start and end of a shift or a window: real dates (the schema checks their form) and end
+ * The start and end of a shift or a window: real dates (the schema checks their form), a zone
+ * (Z, an offset, or the request's timezone: `clock`) and end
  * after start. `prefix` names the pair in messages ("" for a shift, "available[0]." for a
  * window). The length in milliseconds when both are good and in order.
  */
-function checkSpan(item: Obj, at: Array<string | number>, prefix: string, what: string, out: Findings): number | undefined {
+function checkSpan(item: Obj, at: Array<string | number>, prefix: string, what: string, out: Findings, clock: RequestClock): number | undefined {
   const { start, end } = item;
-  const s = typeof start === 'string' ? parseUtcDateTime(`${prefix}start`, start) : undefined;
-  const e = typeof end === 'string' ? parseUtcDateTime(`${prefix}end`, end) : undefined;
-  // Pattern failures are already reported by the schema; here only real-date and order checks.
-  if (s && !s.ok && s.code === 'invalid_date') out.error(toPointer([...at, 'start']), s.code, s.message);
-  if (e && !e.ok && e.code === 'invalid_date') out.error(toPointer([...at, 'end']), e.code, e.message);
+  const zone = clock instanceof ZoneClock ? clock : undefined;
+  const s = typeof start === 'string' ? parseDateTime(`${prefix}start`, start, zone) : undefined;
+  const e = typeof end === 'string' ? parseDateTime(`${prefix}end`, end, zone) : undefined;
+  // Failures of form are already reported by the schema; here real dates, zones and order. Under
+  // a timezone that is not one, only the timezone is reported, not each time it leaves unread.
+  for (const [key, parsed] of [['start', s], ['end', e]] as const) {
+    if (!parsed || parsed.ok || !SEMANTIC_TIME_CODES.has(parsed.code)) continue;
+    if (!(parsed.code === 'not_utc' && clock === 'invalid')) out.error(toPointer([...at, key]), parsed.code, parsed.message);
+  }
   if (!s?.ok || !e?.ok) return undefined;
   if (e.ms <= s.ms) {
     out.error(
@@ -290,9 +303,9 @@ function checkSpan(item: Obj, at: Array<string | number>, prefix: string, what: 
   return e.ms - s.ms;
 }
 
-function checkShiftTimes(body: Obj, out: Findings): void {
+function checkShiftTimes(body: Obj, out: Findings, clock: RequestClock): void {
   for (const [shift, i] of items(body, 'unassigned_shifts')) {
-    const length = checkSpan(shift, ['unassigned_shifts', i], '', 'shift', out);
+    const length = checkSpan(shift, ['unassigned_shifts', i], '', 'shift', out, clock);
     if (length !== undefined && length > 24 * 3_600_000) {
       out.warn(
         toPointer(['unassigned_shifts', i]),
@@ -304,13 +317,13 @@ function checkShiftTimes(body: Obj, out: Findings): void {
 }
 
 /** Each available and unavailable window of each volunteer: real dates, end after start. */
-function checkWindows(body: Obj, out: Findings): void {
+function checkWindows(body: Obj, out: Findings, clock: RequestClock): void {
   for (const [v, i] of items(body, 'volunteers')) {
     for (const list of WINDOW_LISTS) {
       const windows = v[list];
       if (!Array.isArray(windows)) continue;
       windows.forEach((w, j) => {
-        if (isObject(w)) checkSpan(w, ['volunteers', i, list, j], `${list}[${j}].`, 'window', out);
+        if (isObject(w)) checkSpan(w, ['volunteers', i, list, j], `${list}[${j}].`, 'window', out, clock);
       });
     }
   }
@@ -347,6 +360,62 @@ function memberGroups(body: Obj): Set<string> {
   return groups;
 }
 
+/** Two group names that differ only in upper/lower case or spaces have the same key. */
+function sameGroupKey(group: string): string {
+  return group.trim().toLowerCase().replace(/\s+/g, ' ');
+}
+
+/** The first spelling of each group key among `groups`. */
+function spellingsOf(groups: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const g of groups) if (!out.has(sameGroupKey(g))) out.set(sameGroupKey(g), g);
+  return out;
+}
+
+/** An error at each shift that asks for `group`, which differs from the volunteers' `member` only in case or spaces. */
+function mismatchedShiftGroups(body: Obj, group: string, member: string, out: Findings): void {
+  for (const [shift, i] of items(body, 'unassigned_shifts')) {
+    const n = isObject(shift.required_groups) && Object.hasOwn(shift.required_groups, group) ? shift.required_groups[group] : undefined;
+    if (!isNonNegInt(n) || n === 0) continue;
+    out.error(
+      toPointer(['unassigned_shifts', i, 'required_groups', group]),
+      'group_name_mismatch',
+      () =>
+        `Shift ${quoteName(String(shift.id))} asks for group ${quoteName(group)}, which no volunteer has; volunteers have ${quoteName(member)}, which differs only in upper/lower case or spaces. Write ${quoteName(member)} here (or rename the volunteers' group) so these slots can be filled.`,
+    );
+  }
+}
+
+/**
+ * An error at each volunteer group (own or additional) that no shift asks for but that differs
+ * only in case or spaces from a group shifts ask for and other volunteers have (a stray spelling
+ * among the volunteers). Returns those spellings.
+ */
+function mismatchedVolunteerGroups(body: Obj, required: ReadonlySet<string>, volunteerGroups: ReadonlySet<string>, out: Findings): Set<string> {
+  const asked = spellingsOf([...required].filter((g) => volunteerGroups.has(g)));
+  const strays = new Set<string>();
+  for (const [v, i] of items(body, 'volunteers')) {
+    const named: Array<[string, Array<string | number>]> = [];
+    if (typeof v.group === 'string') named.push([v.group, ['volunteers', i, 'group']]);
+    if (Array.isArray(v.additional_groups))
+      v.additional_groups.forEach((g, j) => {
+        if (typeof g === 'string') named.push([g, ['volunteers', i, 'additional_groups', j]]);
+      });
+    for (const [g, at] of named) {
+      const right = required.has(g) ? undefined : asked.get(sameGroupKey(g));
+      if (right === undefined) continue;
+      strays.add(g);
+      out.error(
+        toPointer(at),
+        'group_name_mismatch',
+        () =>
+          `Volunteer ${typeof v.id === 'string' ? quoteName(v.id) : `volunteers[${i}]`} has group ${quoteName(g)}, which no shift asks for; shifts ask for ${quoteName(right)}, which differs only in upper/lower case or spaces. Write ${quoteName(right)} so this volunteer can fill its slots.`,
+      );
+    }
+  }
+  return strays;
+}
+
 /**
  * Groups no volunteer can fill (warnings), then each volunteer's additional_groups. Returns every
  * group the request names, for the summary.
@@ -378,6 +447,15 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
       else orphan.set(group, { pointer: toPointer(['unassigned_shifts', i, 'required_groups', group]), shifts: [String(shift.id)] });
     }
   }
+  // Asked-for groups that differ from a volunteer group only in case or spaces are errors.
+  const memberSpelling = spellingsOf(volunteerGroups);
+  for (const group of [...orphan.keys()]) {
+    const member = memberSpelling.get(sameGroupKey(group));
+    if (member === undefined) continue;
+    orphan.delete(group);
+    mismatchedShiftGroups(body, group, member, out);
+  }
+  const strays = mismatchedVolunteerGroups(body, required, volunteerGroups, out);
   const groupHints = new NameSuggester(volunteerGroups, out.hints);
   for (const [group, { pointer, shifts }] of orphan) {
     out.warn(pointer, 'group_without_volunteers', () => {
@@ -387,7 +465,7 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
       return `No volunteer belongs to group ${quoteName(group)}, which ${which}; those slots will stay empty.${hint}`;
     });
   }
-  checkAdditionalGroups(body, required, out);
+  checkAdditionalGroups(body, required, strays, out);
   return allGroups;
 }
 
@@ -396,7 +474,7 @@ function checkGroups(body: Obj, out: Findings): Set<string> {
  * volunteer's own group is ignored there (a warning); a group no shift requires is a warning,
  * once per group, with the closest group some shift requires.
  */
-function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, out: Findings): void {
+function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, strays: ReadonlySet<string>, out: Findings): void {
   const unused = new Map<string, { pointer: string; volunteer: string; count: number }>();
   for (const [v, i] of items(body, 'volunteers')) {
     const list = v.additional_groups;
@@ -424,7 +502,7 @@ function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, out: Fi
         );
         return;
       }
-      if (required.has(g)) return;
+      if (required.has(g) || strays.has(g)) return;
       const entry = unused.get(g);
       if (entry) entry.count++;
       else unused.set(g, { pointer: pointer(), volunteer: typeof v.id === 'string' ? quoteName(v.id) : `volunteers[${i}]`, count: 1 });
@@ -441,14 +519,33 @@ function checkAdditionalGroups(body: Obj, required: ReadonlySet<string>, out: Fi
   }
 }
 
-/** rules.timezone names a zone (the schema checks the other rules). */
-function checkRules(body: Obj, out: Findings): void {
-  const rules = body.rules;
-  if (!isObject(rules)) return;
-  const zone = rules.timezone;
-  if (typeof zone === 'string' && zone !== '' && !isTimeZone(zone)) {
-    out.error('/rules/timezone', 'invalid_timezone', () => notATimeZone('rules.timezone', zone, out.hints));
+/**
+ * The request's timezone and rules.timezone name zones (the schema checks the other rules). The
+ * clock of the request's timezone when it names one: times without Z or offset are read on it.
+ */
+function checkZones(body: Obj, out: Findings): RequestClock {
+  const zone = body.timezone;
+  let clock: RequestClock;
+  if (typeof zone === 'string' && zone !== '') {
+    if (isTimeZone(zone)) clock = new ZoneClock(zone);
+    else {
+      out.error('/timezone', 'invalid_timezone', () => notATimeZone('timezone', zone, out.hints));
+      clock = 'invalid';
+    }
   }
+  const rules = body.rules;
+  const dayZone = isObject(rules) ? rules.timezone : undefined;
+  if (typeof dayZone === 'string' && dayZone !== '') {
+    if (!isTimeZone(dayZone)) out.error('/rules/timezone', 'invalid_timezone', () => notATimeZone('rules.timezone', dayZone, out.hints));
+    else if (clock instanceof ZoneClock && dayZone !== zone) {
+      out.warn(
+        '/rules/timezone',
+        'timezones_differ',
+        `rules.timezone ${quoteName(dayZone)} differs from the request's timezone ${quoteName(clock.zone)}: times are read in ${quoteName(clock.zone)} but max_shifts_per_day counts the days of ${quoteName(dayZone)}. Leave rules.timezone out to count the days of the request's timezone.`,
+      );
+    }
+  }
+  return clock;
 }
 
 function summarize(body: Obj, groups: Set<string>): ValidationResult['summary'] {
@@ -504,6 +601,36 @@ function schemaErrors(body: Obj, registry: SchemaRegistry): ErrorObject[] {
  */
 export type ProblemWarnings = (problem: Problem, out: CappedEntries<Warning>) => void;
 
+/**
+ * The id of the volunteer or shift an entry at `pointer` concerns, when the body has it: the
+ * item's id under volunteers and unassigned_shifts; under current_assignments the
+ * assignment's volunteer_id, or its shift_id for an entry about that field. (An entry that
+ * names its id itself, such as a shift's lock_headcount_exceeded, keeps it.)
+ */
+function entryId(body: Obj, pointer: string): string | undefined {
+  const [top, index, field] = parsePointer(pointer);
+  if (index === undefined || !/^\d+$/.test(index)) return undefined;
+  const list = top === undefined ? undefined : body[top];
+  const item = Array.isArray(list) ? (list as Json[])[Number(index)] : undefined;
+  if (!isObject(item)) return undefined;
+  const key = top === 'current_assignments' ? (field === 'shift_id' ? 'shift_id' : 'volunteer_id') : top === 'volunteers' || top === 'unassigned_shifts' ? 'id' : undefined;
+  const id = key === undefined ? undefined : item[key];
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** The entry with the id it concerns after its pointer, when there is one. */
+function withId<T extends { pointer?: string; id?: string }>(body: Obj, entry: T): T {
+  if (entry.id !== undefined) return entry;
+  const id = entry.pointer ? entryId(body, entry.pointer) : undefined;
+  if (id === undefined) return entry;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(entry)) {
+    out[k] = v;
+    if (k === 'pointer') out.id = id;
+  }
+  return out as T;
+}
+
 const byPointer = <T extends { pointer?: string }>(a: T, b: T): number => comparePointers(a.pointer ?? '', b.pointer ?? '');
 
 /** Validates a parsed JSON body: every error and warning at once. */
@@ -535,9 +662,10 @@ export function checkScheduleRequest(
   unknownProperties(body, registry.schemas, out);
   const volunteerIds = checkIds(body, 'volunteers', out);
   const shiftIds = checkIds(body, 'unassigned_shifts', out);
-  checkShiftTimes(body, out);
-  checkWindows(body, out);
-  checkRules(body, out);
+  // A zone that is not one leaves local times unread: only the zone is reported for them.
+  const clock = checkZones(body, out);
+  checkShiftTimes(body, out, clock);
+  checkWindows(body, out, clock);
   checkAssignments(body, shiftIds, volunteerIds, out);
   const groups = checkGroups(body, out);
 
@@ -556,11 +684,14 @@ export function checkScheduleRequest(
   const result = {
     valid,
     errors: [
-      ...errors.sort(byPointer),
+      ...errors.sort(byPointer).map((e) => withId(body, e)),
       ...out.errors.overflow((code, more) => ({ pointer: '', code: TRUNCATED_CODE, message: truncatedMessage('errors', code, more) })),
     ],
     warnings: [
-      ...out.warnings.list().sort(byPointer),
+      ...out.warnings
+        .list()
+        .sort(byPointer)
+        .map((w) => withId(body, w)),
       ...out.warnings.overflow((code, more) => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, more) })),
     ],
     summary: summarize(body, groups),

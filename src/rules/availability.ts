@@ -24,11 +24,12 @@ export function isAvailable(v: Availability, s: Pick<RuleShift, 'start' | 'end'>
 
 const isoWindow = (w: TimeWindow): { start: string; end: string } => ({ start: isoUtc(w.start), end: isoUtc(w.end) });
 
-export function availabilityDetail(v: RuleVolunteer, why: { window?: TimeWindow }): { detail: Detail; sentence: string } {
+/** `zone`: the IANA zone the sentence writes times in (Problem.zone). */
+export function availabilityDetail(v: RuleVolunteer, why: { window?: TimeWindow }, zone: string): { detail: Detail; sentence: string } {
   if (why.window) {
     return {
       detail: { code: 'unavailable', volunteer_id: v.id, window: isoWindow(why.window) },
-      sentence: `${displayName(v)} is unavailable ${formatWindow(why.window.start, why.window.end)}.`,
+      sentence: `${displayName(v)} is unavailable ${formatWindow(why.window.start, why.window.end, zone)}.`,
     };
   }
   const offered = v.available!.length === 0 ? 'offered no time' : 'is available only at other times';
@@ -40,8 +41,8 @@ export function extendAvailability(v: RuleVolunteer, s: RuleShift): Suggestion {
   return { code: 'extend_availability', volunteer_id: v.id, window: isoWindow(s), filled: 1 };
 }
 
-export function extendAvailabilitySentence(v: RuleVolunteer, s: RuleShift): string {
-  return `Asking ${displayName(v)} to be available ${formatWindow(s.start, s.end)} would fill one more slot`;
+export function extendAvailabilitySentence(v: RuleVolunteer, s: RuleShift, zone: string): string {
+  return `Asking ${displayName(v)} to be available ${formatWindow(s.start, s.end, zone)} would fill one more slot`;
 }
 
 /** A warning per locked assignment to a shift the volunteer cannot come to. */
@@ -53,8 +54,8 @@ export function availabilityLockWarnings(problem: Problem, out: CappedEntries<Wa
     if (!why) continue;
     out.add('lock_unavailable', () => ({
       code: 'lock_unavailable',
-      message: `The locked assignment of ${displayName(v)} to '${s.id}' (${formatWindow(s.start, s.end)}) is kept, but ${
-        why.window ? `it overlaps their unavailable window ${formatWindow(why.window.start, why.window.end)}` : 'it lies outside their available windows'
+      message: `The locked assignment of ${displayName(v)} to '${s.id}' (${formatWindow(s.start, s.end, problem.zone)}) is kept, but ${
+        why.window ? `it overlaps their unavailable window ${formatWindow(why.window.start, why.window.end, problem.zone)}` : 'it lies outside their available windows'
       }.`,
       pointer: lockPointer(lock),
     }));

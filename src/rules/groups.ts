@@ -43,8 +43,19 @@ export function headcountRows(c: RowContext, slotRequired: ArrayLike<number>, sl
   return rows;
 }
 
-export function noMembersDetail(group: string): { detail: Detail; sentence: string } {
-  return { detail: { code: 'no_group_members' }, sentence: `No volunteer belongs to group '${group}'.` };
+/** `near`: a group with members whose name is close to `group`, named as the likely intent. */
+export function noMembersDetail(group: string, near?: string): { detail: Detail; sentence: string } {
+  const hint = near === undefined ? '' : ` Did you mean '${near}', a group volunteers have?`;
+  return { detail: { code: 'no_group_members' }, sentence: `No volunteer belongs to group '${group}'.${hint}` };
+}
+
+/** Asking for `group` (an existing group) instead of the conflict's memberless one: `filled` of its members are free then. */
+export function renameGroup(group: string, filled: number): Suggestion {
+  return { code: 'rename_group', group, filled };
+}
+
+export function renameGroupSentence(group: string, filled: number): string {
+  return `Asking for group '${group}' here instead would fill ${filled === 1 ? 'one slot' : `${filled} slots`} with its volunteers who are free then, and every slot filled now stays filled.`;
 }
 
 export function tooSmallDetail(group: string, inShift: number, missing: number): { detail: Detail; sentence: string } {
@@ -76,8 +87,9 @@ export function addVolunteers(group: string, count: number): Suggestion {
   return { code: 'add_volunteers', group, count, filled: count };
 }
 
-export function addVolunteersSentence(s: RuleShift, group: string, count: number): string {
-  return `Adding ${count} volunteer${count === 1 ? '' : 's'} to group '${group}', free ${formatWindow(s.start, s.end)} with ${formatHours(s.hours)} hours to give, would fill ${count === 1 ? 'the missing slot' : `the ${count} missing slots`}.`;
+/** `zone`: the IANA zone the sentence writes times in (Problem.zone). */
+export function addVolunteersSentence(s: RuleShift, group: string, count: number, zone: string): string {
+  return `Adding ${count} volunteer${count === 1 ? '' : 's'} to group '${group}', free ${formatWindow(s.start, s.end, zone)} with ${formatHours(s.hours)} hours to give, would fill ${count === 1 ? 'the missing slot' : `the ${count} missing slots`}.`;
 }
 
 /** Locks to a shift that requires none of the volunteer's groups, and locks past a headcount, per (shift, group). */
@@ -108,6 +120,8 @@ export function groupLockWarnings(problem: Problem, out: CappedEntries<Warning>)
         code: 'lock_headcount_exceeded',
         message: `'${s.id}' has ${total.get(key)} locked volunteers of group '${group}' but requires ${s.required.get(group)}; all are kept and no more of the group are added.`,
         pointer: lockPointer(lock),
+        // About the shift, not the volunteer of the lock that passed the headcount.
+        id: s.id,
       }));
     }
   }

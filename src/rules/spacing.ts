@@ -126,10 +126,11 @@ export function spacingCode(other: Placement, s: RuleShift): SpacingCode {
   return other.priority > s.priority ? 'higher_priority' : 'overlap';
 }
 
-export function spacingDetail(v: RuleVolunteer, other: Placement, s: RuleShift): { detail: Detail; sentence: string } {
+/** `zone`: the IANA zone the sentence writes times in (Problem.zone). */
+export function spacingDetail(v: RuleVolunteer, other: Placement, s: RuleShift, zone: string): { detail: Detail; sentence: string } {
   const code = spacingCode(other, s);
   const name = displayName(v);
-  const where = `'${other.id}' ${formatWindow(other.start, other.end)}`;
+  const where = `'${other.id}' ${formatWindow(other.start, other.end, zone)}`;
   switch (code) {
     case 'locked_overlap':
       return { detail: { code, volunteer_id: v.id, shift_id: other.id }, sentence: `${name} is locked into ${where}, which overlaps.` };
@@ -208,8 +209,8 @@ export function spacingLockWarnings(problem: Problem, vi: number, list: readonly
         code,
         message:
           code === 'lock_overlap'
-            ? `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end)}) and '${b.id}' (${formatWindow(b.start, b.end)}), which overlap; both are kept.`
-            : `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end)}) and '${b.id}' (${formatWindow(b.start, b.end)}), ${formatHours(gapHours(a, b))} hours apart, less than their rest of ${formatHours(v.restHours)} hours; both are kept.`,
+            ? `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end, problem.zone)}) and '${b.id}' (${formatWindow(b.start, b.end, problem.zone)}), which overlap; both are kept.`
+            : `${displayName(v)} is locked into '${a.id}' (${formatWindow(a.start, a.end, problem.zone)}) and '${b.id}' (${formatWindow(b.start, b.end, problem.zone)}), ${formatHours(gapHours(a, b))} hours apart, less than their rest of ${formatHours(v.restHours)} hours; both are kept.`,
         pointer: lockPointer({ requestIndex: later }),
       }));
     }

@@ -39,7 +39,7 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 400,
     title: 'The request is not valid',
     explanation:
-      'The body is JSON but breaks the request schema or a rule of the contract (for example start without the Z suffix, required_groups as a string, max_hours null, end not after start, duplicate ids, a current assignment naming an unknown shift), or a query parameter is unknown or malformed. errors lists every problem at once, each with a JSON Pointer to the offending value; POST /api/validate returns the same entries without scheduling.',
+      'The body is JSON but breaks the request schema or a rule of the contract (for example a start with no time zone in a request without timezone, a group asked for that differs from a volunteer group only in case, required_groups as a string, max_hours null, end not after start, duplicate ids, a current assignment naming an unknown shift), or a query parameter is unknown or malformed. errors lists every problem at once, each with a JSON Pointer to the offending value; POST /api/validate returns the same entries without scheduling.',
   },
   'invalid-csv': {
     slug: 'invalid-csv',

@@ -142,9 +142,10 @@ export interface Window {
 
 export interface Suggestion {
   /**
-   * raise_max_hours: raise volunteer_id's max_hours to max_hours; add_volunteers: add count volunteers to group; remove_lock: lift the locked assignment of volunteer_id to shift_id; extend_availability: make volunteer_id available during window; reduce_rest: lower volunteer_id's min_rest_hours to min_rest_hours; raise_max_shifts_per_day: raise volunteer_id's max_shifts_per_day to max_shifts_per_day; add_group: let volunteer_id (of another group, free then) also fill group.
+   * rename_group: the conflict's group has no members but differs little from group, a group volunteers have: asking for group instead fills filled slots with its free members; raise_max_hours: raise volunteer_id's max_hours to max_hours; add_volunteers: add count volunteers to group; remove_lock: lift the locked assignment of volunteer_id to shift_id; extend_availability: make volunteer_id available during window; reduce_rest: lower volunteer_id's min_rest_hours to min_rest_hours; raise_max_shifts_per_day: raise volunteer_id's max_shifts_per_day to max_shifts_per_day; add_group: let volunteer_id (of another group, free then) also fill group.
    */
   code:
+    | 'rename_group'
     | 'raise_max_hours'
     | 'add_volunteers'
     | 'remove_lock'
@@ -161,7 +162,7 @@ export interface Suggestion {
    */
   max_hours?: number;
   /**
-   * For add_volunteers: the group to add to; for add_group: the group volunteer_id would also fill.
+   * For add_volunteers: the group to add to; for add_group: the group volunteer_id would also fill; for rename_group: the existing group to ask for instead of the conflict's group.
    */
   group?: string;
   /**
@@ -173,7 +174,7 @@ export interface Suggestion {
    */
   shift_id?: string;
   /**
-   * Slots of this (shift, group) the change fills.
+   * Slots of this (shift, group) the change fills (for rename_group, with members of group who are free then).
    */
   filled?: number;
   /**
@@ -235,11 +236,11 @@ export interface FieldError {
    */
   pointer: string;
   /**
-   * The id of the volunteer or shift the entry concerns, when known: for an entry under volunteers or unassigned_shifts the item's id; under current_assignments, the volunteer_id for an entry about it, else the shift_id.
+   * The id of the volunteer or shift the entry concerns, when known: for an entry under volunteers or unassigned_shifts the item's id; under current_assignments, the assignment's volunteer_id (its shift_id for an entry about shift_id).
    */
   id?: string;
   /**
-   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc, invalid_date, not_integer, out_of_range, empty_string, duplicate_id, duplicate_group, end_not_after_start, invalid_timezone, group_name_mismatch, unknown_shift, unknown_volunteer; for query parameters unknown_parameter, repeated_parameter, invalid_parameter; and entries_truncated, which stands for the errors of one code left out past the first 1,000 (its message gives the code and how many; pointer is "").
+   * Stable machine-readable code: required, invalid_type, invalid_datetime, not_utc (a date-time with neither Z nor an offset, in a request without timezone), nonexistent_local_time (a wall-clock time the clocks skip), invalid_date, not_integer, out_of_range, empty_string, duplicate_id, duplicate_group, end_not_after_start, invalid_timezone, group_name_mismatch, unknown_shift, unknown_volunteer; for query parameters unknown_parameter, repeated_parameter, invalid_parameter; and entries_truncated, which stands for the errors of one code left out past the first 1,000 (its message gives the code and how many; pointer is "").
    */
   code: string;
   /**
@@ -343,7 +344,7 @@ export interface CsvError {
 
 export interface Warning {
   /**
-   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
+   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
    */
   code: string;
   /**
@@ -390,6 +391,10 @@ export interface ScheduleOptions {
 
 export interface ScheduleRequest {
   /**
+   * IANA time zone (such as America/Chicago) in which start and end values written without Z or an offset are read, and in which sentences and warnings write times. Without it, every date-time must carry Z or an offset. Also the default of rules.timezone.
+   */
+  timezone?: string;
+  /**
    * Every volunteer who may be scheduled (at most 10,000 by default).
    */
   volunteers: Volunteer[];
@@ -414,7 +419,7 @@ export interface ScheduleRequest {
      */
     max_shifts_per_day?: number;
     /**
-     * IANA time zone whose calendar days max_shifts_per_day counts (default UTC; for POST /api/schedule/csv, the request's timezone field).
+     * IANA time zone whose calendar days max_shifts_per_day counts (default: the request's top-level timezone, else UTC; for POST /api/schedule/csv, the upload's timezone field).
      */
     timezone?: string;
     [k: string]: unknown;
@@ -465,7 +470,7 @@ export interface Volunteer {
   [k: string]: unknown;
 }
 /**
- * A time window {start, end}: UTC date-times with the Z suffix, end strictly after start.
+ * A time window {start, end}: date-times in the forms a shift's start takes (Z, an offset, or wall-clock in the request's timezone), end strictly after start.
  */
 
 export interface Shift {
@@ -474,11 +479,11 @@ export interface Shift {
    */
   id: string;
   /**
-   * Start of the shift: an ISO 8601 date-time in UTC with the Z suffix, YYYY-MM-DDTHH:MM[:SS[.fff]]Z. Offsets such as +02:00 are not accepted.
+   * Start of the shift: an RFC 3339 date-time, in UTC with Z (2026-06-01T08:00:00Z) or with an offset (2026-06-01T08:00:00-05:00, converted to UTC), or, when the request has a top-level timezone, a wall-clock time with no suffix (2026-06-01T08:00), read in that zone.
    */
   start: string;
   /**
-   * End of the shift, same format as start; strictly after start. A shift may cross midnight.
+   * End of the shift, in the same forms as start; strictly after start. A shift may cross midnight.
    */
   end: string;
   /**

@@ -9,9 +9,8 @@ async function scheduled(request: Json): Promise<Json> {
   return result;
 }
 
-/** The request with one suggestion applied, as a coordinator would apply it. */
-/** The request with the suggestion applied, as a coordinator would apply it. */
-export function applySuggestion(request: Json, s: Json): Json {
+/** The request with the suggestion of conflict `c` applied, as a coordinator would apply it. */
+export function applySuggestion(request: Json, s: Json, c: Json): Json {
   const next = structuredClone(request);
   const v = next.volunteers.find((x: Json) => x.id === s.volunteer_id);
   switch (s.code) {
@@ -44,6 +43,13 @@ export function applySuggestion(request: Json, s: Json): Json {
     case 'add_group':
       v.additional_groups = [...(v.additional_groups ?? []), s.group];
       break;
+    case 'rename_group': {
+      const target = next.unassigned_shifts.find((x: Json) => x.id === c.shift_id);
+      const groups: Record<string, number> = target.required_groups;
+      const renamed = Object.entries(groups).filter(([g]) => g !== c.group);
+      target.required_groups = Object.fromEntries([...renamed, [s.group as string, (groups[s.group as string] ?? 0) + (groups[c.group as string] ?? 0)]]);
+      break;
+    }
     default:
       for (let i = 0; i < s.count; i++) next.volunteers.push({ id: `added-${s.group}-${i}`, group: s.group, max_hours: 999 });
   }
@@ -111,6 +117,51 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     expect(r.conflicts[0].reasons[1]).to.equal(
       "Adding 2 volunteers to group 'medic', free 2026-06-06 08:00-12:00 UTC with 4 hours to give, would fill the 2 missing slots.",
     );
+  });
+
+  it('rename_group first when the group has no members but a near spelling has, confirmed by re-solving', async () => {
+    const request = {
+      volunteers: [volunteer('m1', 'medic', 999, 'Ana'), volunteer('m2', 'medic', 999, 'Bo'), volunteer('m3', 'medic', 2, 'Cy')],
+      unassigned_shifts: [shift('s', 8, 12, { medics: 3 }), shift('t', 8, 12, { medic: 1 })],
+    };
+    const r = await scheduled(request);
+    const c = r.conflicts.find((x: Json) => x.group === 'medics');
+    expect(c.reasons[0]).to.equal("No volunteer belongs to group 'medics'. Did you mean 'medic', a group volunteers have?");
+    // One medic is in 't' (same hours), Cy has 2 hours: one medic is free for 's'.
+    expect(c.suggestions[0]).to.deep.equal({ code: 'rename_group', group: 'medic', filled: 1 });
+    expect(c.suggestions[1]).to.deep.equal({ code: 'add_volunteers', group: 'medics', count: 3, filled: 3 });
+    expect(c.reasons[1]).to.equal("Asking for group 'medic' here instead would fill one slot with its volunteers who are free then, and every slot filled now stays filled.");
+    const next = applySuggestion(request, c.suggestions[0], c);
+    const { result } = await solve(next);
+    expect(filledSlots(next, result)).to.equal(filledSlots(request, r) + 1);
+  });
+
+  it('names no near spelling for short unrelated names', async () => {
+    const r = await scheduled({ volunteers: [volunteer('v', 'a', 999)], unassigned_shifts: [shift('s', 8, 12, { b: 1 })] });
+    expect(r.conflicts[0].reasons[0]).to.equal("No volunteer belongs to group 'b'.");
+    expect(r.conflicts[0].suggestions.map((x: Json) => x.code)).to.deep.equal(['add_volunteers']);
+  });
+
+  it("speaks the request's time zone, with its abbreviation, in every sentence", async () => {
+    const r = await scheduled({
+      timezone: 'America/Chicago',
+      volunteers: [
+        { id: 'v1', name: 'Ana', group: 'bar', max_hours: 999, unavailable: [{ start: '2026-06-14T09:00', end: '2026-06-14T12:00' }] },
+        { id: 'v2', name: 'Bo', group: 'bar', max_hours: 999, min_rest_hours: 10 },
+      ],
+      unassigned_shifts: [
+        { id: 'early', start: '2026-06-13T22:00', end: '2026-06-14T02:00', required_groups: { bar: 1 } },
+        { id: 'day', start: '2026-06-14T09:00', end: '2026-06-14T17:00', required_groups: { bar: 2 } },
+      ],
+      current_assignments: [{ shift_id: 'early', volunteer_id: 'v2' }],
+    });
+    const c = r.conflicts.find((x: Json) => x.shift_id === 'day');
+    expect(c.reasons).to.include('Ana (v1) is unavailable 2026-06-14 09:00-12:00 CDT.');
+    expect(c.reasons.join(' ')).to.include("'early' 2026-06-13 22:00 - 2026-06-14 02:00 CDT");
+    expect(c.reasons.join(' ')).to.not.include('UTC');
+    // The result's own times stay UTC (the contract's form).
+    expect(r.roster).to.deep.equal([{ shift_id: 'early', group: 'bar', volunteer_id: 'v2', locked: true, start: '2026-06-14T03:00:00Z', end: '2026-06-14T07:00:00Z' }]);
+    expect(c.details.find((d: Json) => d.code === 'unavailable').window).to.deep.equal({ start: '2026-06-14T14:00:00Z', end: '2026-06-14T17:00:00Z' });
   });
 
   it('says which short shifts were not explored when the time runs out', async () => {
@@ -192,7 +243,7 @@ describe('explanations: suggestions confirmed by re-solving', function () {
         const before = filledSlots(request, result);
         for (const c of result.conflicts) {
           for (const s of c.suggestions) {
-            const next = applySuggestion(request, s);
+            const next = applySuggestion(request, s, c);
             const after = await solve(next);
             expect(filledSlots(next, after.result), `${JSON.stringify(s)} on ${JSON.stringify(request)}`).to.be.greaterThan(before);
             checked++;
@@ -222,7 +273,7 @@ describe('explanations with the 2.2 rules: confirmed by re-solving', function ()
         const before = filledByPriority(request, result);
         for (const c of result.conflicts) {
           for (const s of c.suggestions) {
-            const next = applySuggestion(request, s);
+            const next = applySuggestion(request, s, c);
             const after = await solve(next);
             expect(better(filledByPriority(next, after.result), before), `${JSON.stringify(s)} on ${JSON.stringify(request)}`).to.equal(true);
             seen.add(s.code);

@@ -156,6 +156,7 @@ describe('POST /api/schedule/csv', function () {
         {
           code: 'redundant_additional_group',
           pointer: '/volunteers/0/additional_groups/0',
+          id: 'Ana',
           message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
         },
       ]);

@@ -46,6 +46,46 @@ describe('POST /api/schedule', function () {
     const validation = await http.post('/api/validate').send(bad);
     expect(res.body.errors).to.deep.equal(validation.body.errors);
   });
+  it('reads local times in the request timezone and offsets anywhere: the same schedule as the UTC request', async () => {
+    const { request: http } = testApp();
+    const utc = request();
+    const local = request();
+    local.timezone = 'America/Chicago';
+    // 08:00Z is 03:00 CDT; the second shift is written with an offset, the third in Chicago time.
+    local.unassigned_shifts[0].start = '2026-06-06T03:00';
+    local.unassigned_shifts[0].end = '2026-06-06T07:00';
+    local.unassigned_shifts[1].start = '2026-06-06T14:00:00+02:00';
+    local.unassigned_shifts[1].end = '2026-06-06T11:00:00-05:00';
+    local.unassigned_shifts[2].start = '2026-06-06T17:00';
+    local.unassigned_shifts[2].end = '2026-06-07T01:00';
+    const a = await http.post('/api/schedule').send(utc);
+    const b = await http.post('/api/schedule').send(local);
+    expect(b.status, JSON.stringify(b.body)).to.equal(200);
+    expect(checkSchedule(local, b.body)).to.deep.equal([]);
+    expect(b.body.roster).to.deep.equal(a.body.roster);
+    expect(b.body.assigned_shifts).to.deep.equal(a.body.assigned_shifts);
+    // The sentences speak Chicago time where the UTC request's spoke UTC.
+    const sentences = (res: Json): string => JSON.stringify(res.body.conflicts.map((c: Json) => c.reasons));
+    expect(sentences(b)).to.equal(sentences(a).replaceAll('2026-06-06 22:00 - 2026-06-07 06:00 UTC', '2026-06-06 17:00 - 2026-06-07 01:00 CDT'));
+  });
+
+  it('400 for a group asked for in another case than the volunteers write it, with both spellings', async () => {
+    const { request: http } = testApp();
+    const bad = request();
+    bad.unassigned_shifts[2].required_groups = { Bar: 2 };
+    const res = await http.post('/api/schedule').send(bad);
+    expect(res.status).to.equal(400);
+    expect(res.body.errors).to.deep.equal([
+      {
+        pointer: '/unassigned_shifts/2/required_groups/Bar',
+        id: 'sat-night',
+        code: 'group_name_mismatch',
+        message:
+          "Shift 'sat-night' asks for group 'Bar', which no volunteer has; volunteers have 'bar', which differs only in upper/lower case or spaces. Write 'bar' here (or rename the volunteers' group) so these slots can be filled.",
+      },
+    ]);
+  });
+
 
   it('debug=true adds diagnostics that match the schema', async () => {
     const { request: http } = testApp();

@@ -145,41 +145,88 @@ const cases: Case[] = [
     message: "id 'sat-pm' is already used by unassigned_shifts[1]; each shift needs its own id.",
   },
   {
-    rule: 'start without Z is refused',
+    rule: 'a start with no time zone, in a request without timezone, is refused without inviting a Z',
     bad: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00:00'),
     pointer: '/unassigned_shifts/1/start',
     code: 'not_utc',
-    message: "start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z (found '2026-06-06T12:00:00', which has no time zone).",
-    good: (r) => (r.unassigned_shifts[1].start = '2026-06-06T12:00Z'),
+    message:
+      'start \'2026-06-06T12:00:00\' has no time zone. Add "timezone": "America/Chicago" (the IANA zone the times are in) at the top of the request to read it as a local time, or write it with its UTC offset, e.g. 2026-06-06T12:00:00-05:00 for 5 hours behind UTC.',
+    good: (r) => {
+      r.timezone = 'Europe/Lisbon';
+      r.unassigned_shifts[1].start = '2026-06-06T13:00';
+    },
   },
   {
-    rule: 'an offset is refused',
-    bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T10:00:00+02:00'),
+    rule: 'an offset is accepted and converted; an offset without its colon is refused',
+    bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T10:00:00+0200'),
     pointer: '/unassigned_shifts/0/start',
-    code: 'not_utc',
-    message: /start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z \(found the offset \+02:00/,
-    good: (r) => (r.unassigned_shifts[0].start = '2026-06-06T08:00:00.250Z'),
+    code: 'invalid_datetime',
+    message: "start '2026-06-06T10:00:00+0200' has the offset +0200; write offsets with a colon, +02:00, as in 2026-06-01T08:00:00-05:00.",
+    good: (r) => (r.unassigned_shifts[0].start = '2026-06-06T10:00:00+02:00'),
   },
   {
-    rule: 'a lower-case z is refused',
-    bad: (r) => (r.unassigned_shifts[0].end = '2026-06-06T12:00:00z'),
-    pointer: '/unassigned_shifts/0/end',
-    code: 'not_utc',
-    message: /end must end with an upper-case Z/,
+    rule: 'a local time the clocks skip is refused',
+    bad: (r) => {
+      r.timezone = 'America/Chicago';
+      r.unassigned_shifts[0].start = '2026-03-08T02:30';
+      r.unassigned_shifts[0].end = '2026-03-08T06:00';
+    },
+    pointer: '/unassigned_shifts/0/start',
+    code: 'nonexistent_local_time',
+    message:
+      "start '2026-03-08T02:30' does not exist in America/Chicago: the clocks skip that hour (daylight saving time); write the time after the change, or with its UTC offset.",
+    good: (r) => {
+      r.timezone = 'America/Chicago';
+      r.unassigned_shifts[0].start = '2026-03-08T03:30';
+      r.unassigned_shifts[0].end = '2026-03-08T06:00';
+    },
+  },
+  {
+    rule: 'the request timezone is an IANA name',
+    bad: (r) => (r.timezone = 'America/Chicgo'),
+    pointer: '/timezone',
+    code: 'invalid_timezone',
+    message: /^timezone 'America\/Chicgo' is not an IANA time zone name; .*did you mean 'America\/Chicago'/,
+    good: (r) => (r.timezone = 'America/Chicago'),
+  },
+  {
+    rule: 'a group asked for that differs from the volunteers\' only in case is an error naming both',
+    bad: (r) => (r.unassigned_shifts[0].required_groups = { Kitchen: 2 }),
+    pointer: '/unassigned_shifts/0/required_groups/Kitchen',
+    code: 'group_name_mismatch',
+    message:
+      "Shift 'sat-am' asks for group 'Kitchen', which no volunteer has; volunteers have 'kitchen', which differs only in upper/lower case or spaces. Write 'kitchen' here (or rename the volunteers' group) so these slots can be filled.",
+    good: (r) => (r.unassigned_shifts[0].required_groups = { kitchen: 2 }),
+  },
+  {
+    rule: 'a group asked for that differs only in surrounding spaces is an error',
+    bad: (r) => (r.unassigned_shifts[2].required_groups = { ' bar ': 2 }),
+    pointer: '/unassigned_shifts/2/required_groups/ bar ',
+    code: 'group_name_mismatch',
+    message: /^Shift 'sat-night' asks for group ' bar ', which no volunteer has; volunteers have 'bar'/,
+  },
+  {
+    rule: 'a stray spelling of an asked-for group among the volunteers is an error at the volunteer',
+    bad: (r) => (r.volunteers[1].group = 'KITCHEN '),
+    pointer: '/volunteers/1/group',
+    code: 'group_name_mismatch',
+    message:
+      "Volunteer 'v2' has group 'KITCHEN ', which no shift asks for; shifts ask for 'kitchen', which differs only in upper/lower case or spaces. Write 'kitchen' so this volunteer can fill its slots.",
   },
   {
     rule: 'a date-time of another form is refused',
     bad: (r) => (r.unassigned_shifts[0].start = '06/06/2026 8:00 AM'),
     pointer: '/unassigned_shifts/0/start',
     code: 'invalid_datetime',
-    message: /start must be an ISO 8601 UTC date-time, YYYY-MM-DDTHH:MM\[:SS\[.fff\]\]Z, e.g. 2026-06-01T08:00:00Z \(found '06\/06\/2026 8:00 AM'\)/,
+    message:
+      "start must be an ISO 8601 date-time, YYYY-MM-DDTHH:MM[:SS[.fff]] with Z or an offset such as -05:00, e.g. 2026-06-01T08:00:00Z (found '06/06/2026 8:00 AM').",
   },
   {
     rule: 'start is a string',
     bad: (r) => (r.unassigned_shifts[0].start = 1780732800),
     pointer: '/unassigned_shifts/0/start',
     code: 'invalid_type',
-    message: /start must be a UTC date-time such as "2026-06-01T08:00:00Z", not 1780732800/,
+    message: /start must be a date-time such as "2026-06-01T08:00:00Z" or "2026-06-01T03:00:00-05:00", not 1780732800/,
   },
   {
     rule: 'a date that does not exist is refused',
@@ -201,7 +248,7 @@ const cases: Case[] = [
     bad: (r) => delete r.unassigned_shifts[0].end,
     pointer: '/unassigned_shifts/0/end',
     code: 'required',
-    message: /end is required in unassigned_shifts\[0\]: a UTC date-time/,
+    message: /end is required in unassigned_shifts\[0\]: a date-time such as/,
   },
   {
     rule: 'required_groups as a string is refused',
@@ -325,19 +372,21 @@ const cases: Case[] = [
     good: (r) => (r.volunteers[0].unavailable = [{ start: '2026-06-07T00:00:00Z', end: '2026-06-08T00:00:00Z' }]),
   },
   {
-    rule: 'a window start without Z is refused with the shift times message',
+    rule: 'a window start with no time zone is refused with the shift times message',
     bad: (r) => (r.volunteers[3].unavailable = [{ start: '2026-06-06T08:00:00', end: '2026-06-06T20:00:00Z' }]),
     pointer: '/volunteers/3/unavailable/0/start',
     code: 'not_utc',
-    message: "unavailable[0].start must be UTC with a Z suffix, e.g. 2026-06-01T08:00:00Z (found '2026-06-06T08:00:00', which has no time zone).",
+    message:
+      'unavailable[0].start \'2026-06-06T08:00:00\' has no time zone. Add "timezone": "America/Chicago" (the IANA zone the times are in) at the top of the request to read it as a local time, or write it with its UTC offset, e.g. 2026-06-06T08:00:00-05:00 for 5 hours behind UTC.',
     good: (r) => (r.volunteers[3].unavailable = [{ start: '2026-06-06T08:00Z', end: '2026-06-06T20:00:00.500Z' }]),
   },
   {
-    rule: 'a window end with an offset is refused',
-    bad: (r) => (r.volunteers[1].available = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00-05:00' }]),
+    rule: 'a window whose end, after its offset, is not after its start is refused',
+    bad: (r) => (r.volunteers[1].available = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T09:00:00+02:00' }]),
     pointer: '/volunteers/1/available/0/end',
-    code: 'not_utc',
-    message: /^available\[0\]\.end must be UTC with a Z suffix, e\.g\. 2026-06-01T08:00:00Z \(found the offset -05:00 in /,
+    code: 'end_not_after_start',
+    message: /^available\[0\]\.end \(2026-06-06T09:00:00\+02:00\) must be after available\[0\]\.start/,
+    good: (r) => (r.volunteers[1].available = [{ start: '2026-06-06T08:00:00Z', end: '2026-06-06T20:00:00-05:00' }]),
   },
   {
     rule: 'a window date that does not exist is refused',
@@ -359,14 +408,14 @@ const cases: Case[] = [
     bad: (r) => (r.volunteers[3].available = [{ start: '2026-06-06T08:00:00Z' }]),
     pointer: '/volunteers/3/available/0/end',
     code: 'required',
-    message: 'end is required in available[0]: a UTC date-time such as "2026-06-06T20:00:00Z".',
+    message: 'end is required in available[0]: a date-time such as "2026-06-06T20:00:00Z" or "2026-06-06T15:00:00-05:00".',
   },
   {
     rule: 'a window start is a string',
     bad: (r) => (r.volunteers[3].available = [{ start: 1780732800, end: '2026-06-06T20:00:00Z' }]),
     pointer: '/volunteers/3/available/0/start',
     code: 'invalid_type',
-    message: 'available[0].start must be a UTC date-time such as "2026-06-06T08:00:00Z", not 1780732800.',
+    message: 'available[0].start must be a date-time such as "2026-06-06T08:00:00Z" or "2026-06-06T03:00:00-05:00", not 1780732800.',
   },
   {
     rule: 'available is an array of windows',
@@ -609,6 +658,69 @@ describe('POST /api/validate', () => {
     expect((await validate(r)).valid).to.equal(true);
   });
 
+  it('names the volunteer or shift of every entry by its id beside the pointer', async () => {
+    const r = base();
+    r.volunteers[2].max_hours = -1;
+    r.unassigned_shifts[1].end = r.unassigned_shifts[1].start;
+    r.current_assignments = [{ shift_id: 'sat-xx', volunteer_id: 'v2' }];
+    r.unassigned_shifts[0].requiredGroup = {};
+    const body = await validate(r);
+    expect(body.errors.map((e: Req) => [e.pointer, e.id, e.code])).to.deep.equal([
+      ['/current_assignments/0/shift_id', 'sat-xx', 'unknown_shift'],
+      ['/unassigned_shifts/1/end', 'sat-pm', 'end_not_after_start'],
+      ['/volunteers/2/max_hours', 'v3', 'out_of_range'],
+    ]);
+    expect(body.warnings.map((w: Req) => [w.pointer, w.id, w.code])).to.deep.equal([['/unassigned_shifts/0/requiredGroup', 'sat-am', 'unknown_property']]);
+  });
+
+  it('reads times without a zone in the top-level timezone, and warns when rules.timezone counts days elsewhere', async () => {
+    const r = base();
+    r.timezone = 'America/Chicago';
+    r.unassigned_shifts[0].start = '2026-06-06T03:00';
+    r.unassigned_shifts[0].end = '2026-06-06T07:00';
+    r.volunteers[0].unavailable = [{ start: '2026-06-07T00:00', end: '2026-06-07T16:00:00+02:00' }];
+    expect(await validate(r)).to.deep.include({ valid: true, errors: [], warnings: [] });
+    r.rules = { timezone: 'Europe/Paris', max_shifts_per_day: 2 };
+    const body = await validate(r);
+    expect(body.valid).to.equal(true);
+    expect(body.warnings).to.deep.equal([
+      {
+        code: 'timezones_differ',
+        message:
+          "rules.timezone 'Europe/Paris' differs from the request's timezone 'America/Chicago': times are read in 'America/Chicago' but max_shifts_per_day counts the days of 'Europe/Paris'. Leave rules.timezone out to count the days of the request's timezone.",
+        pointer: '/rules/timezone',
+      },
+    ]);
+  });
+
+  it('reports only the timezone, not every time it leaves unread, when the timezone is not one', async () => {
+    const r = base();
+    r.timezone = 'Central';
+    r.unassigned_shifts[0].start = '2026-06-06T03:00';
+    const body = await validate(r);
+    expect(body.errors.map((e: Req) => e.code)).to.deep.equal(['invalid_timezone']);
+  });
+
+  it('a stray case spelling in additional_groups is an error at the item, not an unused-group warning', async () => {
+    const r = base();
+    r.volunteers[0].additional_groups = ['Bar'];
+    const body = await validate(r);
+    expect(body.valid).to.equal(false);
+    expect(body.errors.map((e: Req) => [e.pointer, e.id, e.code])).to.deep.equal([['/volunteers/0/additional_groups/0', 'v1', 'group_name_mismatch']]);
+    expect(body.warnings).to.deep.equal([]);
+  });
+
+  it('keeps other near misses as warnings with a likely spelling', async () => {
+    const r = base();
+    r.unassigned_shifts[0].required_groups = { kitchens: 2 };
+    delete r.current_assignments;
+    const body = await validate(r);
+    expect(body.valid).to.equal(true);
+    expect(body.warnings.map((w: Req) => [w.code, w.message])).to.deep.equal([
+      ['group_without_volunteers', "No volunteer belongs to group 'kitchens', which shift 'sat-am' requires; those slots will stay empty. Did you mean 'kitchen'?"],
+    ]);
+  });
+
   describe('warnings', () => {
     it('lists unknown properties with a likely spelling, and stays valid', async () => {
       const r = base();
@@ -620,11 +732,13 @@ describe('POST /api/validate', () => {
       expect(body.warnings).to.deep.include({
         code: 'unknown_property',
         pointer: '/volunteers/0/max_hour',
+        id: 'v1',
         message: "Property 'max_hour' is not part of a volunteer and is ignored; did you mean 'max_hours'?",
       });
       expect(body.warnings).to.deep.include({
         code: 'unknown_property',
         pointer: '/unassigned_shifts/0/requiredGroups',
+        id: 'sat-am',
         message: "Property 'requiredGroups' is not part of a shift and is ignored; did you mean 'required_groups'?",
       });
       expect(body.warnings).to.deep.include({
@@ -644,6 +758,7 @@ describe('POST /api/validate', () => {
         {
           code: 'group_without_volunteers',
           pointer: '/unassigned_shifts/0/required_groups/medical',
+          id: 'sat-am',
           message: "No volunteer belongs to group 'medical', which 2 shifts require (first: 'sat-am'); those slots will stay empty.",
         },
       ]);
@@ -670,26 +785,31 @@ describe('POST /api/validate', () => {
         {
           code: 'lock_max_hours_exceeded',
           pointer: '/current_assignments/1',
+          id: 'v1',
           message: 'Locked assignments give Ana Ruiz (v1) 8 hours, over max_hours 6; they are kept and nothing more is added.',
         },
         {
           code: 'lock_overlap',
           pointer: '/current_assignments/1',
+          id: 'v1',
           message: "Ana Ruiz (v1) is locked into 'a' (2026-06-06 08:00-12:00 UTC) and 'b' (2026-06-06 10:00-14:00 UTC), which overlap; both are kept.",
         },
         {
           code: 'lock_headcount_exceeded',
           pointer: '/current_assignments/2',
+          id: 'a',
           message: "'a' has 2 locked volunteers of group 'kitchen' but requires 1; all are kept and no more of the group are added.",
         },
         {
           code: 'lock_group_not_required',
           pointer: '/current_assignments/3',
+          id: 'v3',
           message: "The locked assignment of Chloe Ng (v3) to 'c' is kept, but 'c' requires no volunteer of group 'bar', so it fills no slot.",
         },
         {
           code: 'duplicate_lock',
           pointer: '/current_assignments/4',
+          id: 'v1',
           message: "current_assignments[4] repeats current_assignments[0] (Ana Ruiz (v1) in 'a'); it is kept once.",
         },
       ]);
@@ -715,6 +835,7 @@ describe('POST /api/validate', () => {
         {
           code: 'redundant_additional_group',
           pointer: '/volunteers/0/additional_groups/1',
+          id: 'v1',
           message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
         },
       ]);
@@ -731,11 +852,13 @@ describe('POST /api/validate', () => {
         {
           code: 'additional_group_not_required',
           pointer: '/volunteers/1/additional_groups/1',
+          id: 'v2',
           message: "No shift requires group 'kitchn', listed in the additional_groups of 3 volunteers (first: 'v2'); it fills no slot. Did you mean 'kitchen'?",
         },
         {
           code: 'additional_group_not_required',
           pointer: '/volunteers/2/additional_groups/1',
+          id: 'v3',
           message: "No shift requires group 'forklift', listed in the additional_groups of volunteer 'v3'; it fills no slot.",
         },
       ]);
@@ -762,6 +885,7 @@ describe('POST /api/validate', () => {
       expect(warned.warnings).to.deep.include({
         code: 'group_without_volunteers',
         pointer: '/unassigned_shifts/0/required_groups/medics',
+        id: 'sat-am',
         message: "No volunteer belongs to group 'medics', which shift 'sat-am' requires; those slots will stay empty. Did you mean 'medical'?",
       });
     });
@@ -778,7 +902,8 @@ describe('POST /api/validate', () => {
           pointer: '/rules/max_shift_per_day',
           message: "Property 'max_shift_per_day' is not part of the rules and is ignored; did you mean 'max_shifts_per_day'?",
         },
-        { code: 'unknown_property', pointer: '/volunteers/0/available/0/note', message: "Property 'note' is not part of a time window and is ignored." },
+        { code: 'unknown_property', pointer: '/volunteers/0/available/0/note',
+ id: 'v1', message: "Property 'note' is not part of a time window and is ignored." },
       ]);
     });
   });

@@ -68,6 +68,7 @@ describe('2.2 fields at the largest sizes', function () {
     ]);
     expect(result.errors[0]).to.deep.equal({
       pointer: '/volunteers/0/additional_groups/2',
+      id: 'v0',
       code: 'duplicate_group',
       message: "additional_groups[2] repeats 'g1', already additional_groups[0]; list each group once.",
     });

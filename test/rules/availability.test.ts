@@ -33,7 +33,7 @@ describe('rules: availability', () => {
       ],
     }).volunteers;
     expect(isAvailable(never!, span(9, 10))).to.equal(false);
-    expect(availabilityDetail(never!, {}).sentence).to.equal('v offered no time.');
+    expect(availabilityDetail(never!, {}, 'UTC').sentence).to.equal('v offered no time.');
     expect(isAvailable(always!, span(9, 10))).to.equal(true);
   });
 
@@ -43,7 +43,7 @@ describe('rules: availability', () => {
     expect(isAvailable(v!, span(14, 15))).to.equal(true);
     const why = unavailability(v!, span(13, 15));
     expect(why).to.deep.equal({ window: span(12, 14) });
-    expect(availabilityDetail(v!, why!)).to.deep.equal({
+    expect(availabilityDetail(v!, why!, 'UTC')).to.deep.equal({
       detail: { code: 'unavailable', volunteer_id: 'v', window: { start: at(12), end: at(14) } },
       sentence: 'v is unavailable 2026-06-06 12:00-14:00 UTC.',
     });

@@ -78,7 +78,7 @@ describe('rules: spacing (overlap and rest) explanations, relaxation and lock wa
   it('describes a rest conflict with the gap and the rest needed', async () => {
     const { problemOf } = await import('./helpers.js');
     const [v] = problemOf({ volunteers: [{ id: 'v', name: 'Vi', group: 'k', max_hours: 99, min_rest_hours: 10 }] }).volunteers;
-    expect(spacingDetail(v!, placed(1, 20, 24), shift(0, 8, 14))).to.deep.equal({
+    expect(spacingDetail(v!, placed(1, 20, 24), shift(0, 8, 14), 'UTC')).to.deep.equal({
       detail: { code: 'rest', volunteer_id: 'v', shift_id: 's1', locked: false, min_rest_hours: 10, rest_hours: 6 },
       sentence: "Vi (v) is in 's1' 1970-01-01 20:00 - 1970-01-02 00:00 UTC, which would leave 6 hours of rest; they need 10.",
     });
