@@ -94,13 +94,34 @@ export function parseDateTime(field: string, value: string, clock?: ZoneClock): 
     const oh = Number(suffix.slice(1, 3));
     const om = Number(suffix.slice(4, 6));
     if (oh > 23 || om > 59) {
-      return { ok: false, code: 'invalid_datetime', message: `${field} ${quote(value)} has the offset ${suffix}, which is not a UTC offset (-23:59 to +23:59).` };
+      return {
+        ok: false,
+        code: 'invalid_datetime',
+        message: `${field} ${quote(value)} has the offset ${suffix}, which is not a UTC offset (-23:59 to +23:59).`,
+      };
     }
     return { ok: true, ms: utc - sign * (oh * 60 + om) * 60_000 };
   }
   const loose = LOOSE.exec(value);
   if (loose) {
     const suffix = loose[3] ?? '';
+    const [y, mo, d] = loose[1]!.split('-');
+    const [h, mi] = loose[2]!.split(':');
+    const padded = `${y}-${mo!.padStart(2, '0')}-${d!.padStart(2, '0')}T${h!.padStart(2, '0')}:${mi}`;
+    if (suffix === '' && padded !== value.slice(0, padded.length).replace(' ', 'T')) {
+      return {
+        ok: false,
+        code: 'invalid_datetime',
+        message: `${field} ${quote(value)} must write the month, day and hour with two digits, as in ${padded}.`,
+      };
+    }
+    if (/^\s*[A-Za-z]/.test(suffix) && !/^[Zz]/.test(suffix)) {
+      return {
+        ok: false,
+        code: 'invalid_datetime',
+        message: `${field} ${quote(value)} names its zone in words, which a date-time cannot carry; remove ${quote(suffix.trim())} and put "timezone": "America/Chicago" (the IANA zone) at the top of the request, or write the UTC offset, such as ${withOffset(loose[1]!, loose[2]!)}.`,
+      };
+    }
     if (/^[+-]\d{2}(\d{2})?$/.test(suffix)) {
       return {
         ok: false,

@@ -268,8 +268,60 @@ function checkIds(body: Obj, key: 'volunteers' | 'unassigned_shifts', out: Findi
   return seen;
 }
 
-/** The clock of the request's timezone; 'invalid' when it names no zone; undefined when absent. */
-type RequestClock = ZoneClock | 'invalid' | undefined;
+/**
+ * The clock of the request's timezone; 'invalid' when it names no zone; 'rules-only' when it is
+ * absent but rules.timezone is given (a common slip: that one only counts days); else undefined.
+ */
+type RequestClock = ZoneClock | 'invalid' | 'rules-only' | undefined;
+
+/** max_hours 0 is legal (a volunteer off this time) but often meant as "no limit": a warning says what it does. */
+function checkZeroHours(body: Obj, out: Findings): void {
+  for (const [v, i] of items(body, 'volunteers')) {
+    if (v.max_hours !== 0) continue;
+    out.warn(
+      toPointer(['volunteers', i, 'max_hours']),
+      'zero_max_hours',
+      () =>
+        `Volunteer ${typeof v.id === 'string' ? quoteName(v.id) : `volunteers[${i}]`} has max_hours 0, so no shift is added for them (locked ones are kept); for no limit, write 999.`,
+    );
+  }
+}
+
+/** Said after a not_utc message when the request has rules.timezone: it does not set how times are read. */
+const RULES_ZONE_NOTE = ' (rules.timezone only sets the days max_shifts_per_day counts; the top-level timezone sets how times are read.)';
+
+/**
+ * Zone names that look like a region's time but keep one offset all year: EST is UTC-5 in July
+ * too, and Etc/GMT+5 is UTC-5 (POSIX signs). A coordinator who means New York or Chicago moves
+ * every summer time by an hour with them, so each gets a warning naming the offset.
+ */
+function warnFixedOffset(pointer: string, label: string, zone: string, out: Findings): void {
+  const fixed = FIXED_OFFSET_ZONES.get(zone.toUpperCase()) ?? etcOffset(zone);
+  if (fixed === undefined) return;
+  out.warn(
+    pointer,
+    'fixed_offset_timezone',
+    `${label} ${quoteName(zone)} keeps UTC${fixed} all year, with no daylight saving time; for a place, use its IANA name, such as ${FIXED_OFFSET_HINT[zone.toUpperCase()] ?? 'America/Chicago or Europe/London'}.`,
+  );
+}
+
+const FIXED_OFFSET_ZONES = new Map([
+  ['EST', '-05:00'],
+  ['MST', '-07:00'],
+  ['HST', '-10:00'],
+]);
+const FIXED_OFFSET_HINT: Record<string, string> = {
+  EST: 'America/New_York',
+  MST: 'America/Denver (or America/Phoenix, which keeps MST)',
+  HST: 'Pacific/Honolulu',
+};
+
+/** The offset of Etc/GMT+N or Etc/GMT-N as UTC writes it (the sign is POSIX's, inverted): Etc/GMT+5 is -05:00. */
+function etcOffset(zone: string): string | undefined {
+  const m = /^Etc\/GMT([+-])(\d{1,2})$/i.exec(zone);
+  if (!m) return undefined;
+  return `${m[1] === '+' ? '-' : '+'}${m[2]!.padStart(2, '0')}:00${m[1] === '+' ? ` (Etc/GMT+${m[2]} means ${m[2]} hours behind UTC)` : ` (Etc/GMT-${m[2]} means ${m[2]} hours ahead of UTC)`}`;
+}
 
 /** Date-time faults the schema's pattern lets through: dates that do not exist, no zone, a skipped local hour. */
 const SEMANTIC_TIME_CODES = new Set(['invalid_date', 'not_utc', 'nonexistent_local_time']);
@@ -287,9 +339,17 @@ function checkSpan(item: Obj, at: Array<string | number>, prefix: string, what: 
   const e = typeof end === 'string' ? parseDateTime(`${prefix}end`, end, zone) : undefined;
   // Failures of form are already reported by the schema; here real dates, zones and order. Under
   // a timezone that is not one, only the timezone is reported, not each time it leaves unread.
-  for (const [key, parsed] of [['start', s], ['end', e]] as const) {
+  for (const [key, parsed] of [
+    ['start', s],
+    ['end', e],
+  ] as const) {
     if (!parsed || parsed.ok || !SEMANTIC_TIME_CODES.has(parsed.code)) continue;
-    if (!(parsed.code === 'not_utc' && clock === 'invalid')) out.error(toPointer([...at, key]), parsed.code, parsed.message);
+    if (parsed.code === 'not_utc' && clock === 'invalid') continue;
+    out.error(
+      toPointer([...at, key]),
+      parsed.code,
+      parsed.code === 'not_utc' && clock === 'rules-only' ? `${parsed.message}${RULES_ZONE_NOTE}` : parsed.message,
+    );
   }
   if (!s?.ok || !e?.ok) return undefined;
   if (e.ms <= s.ms) {
@@ -332,6 +392,15 @@ function checkWindows(body: Obj, out: Findings, clock: RequestClock): void {
 function checkAssignments(body: Obj, shiftIds: Map<string, number>, volunteerIds: Map<string, number>, out: Findings): void {
   const shiftHints = new NameSuggester(shiftIds.keys(), out.hints);
   const volunteerHints = new NameSuggester(volunteerIds.keys(), out.hints);
+  /** Each volunteer name given once in the request, to its volunteer's id (names are a common slip for ids). */
+  const volunteerNames = new Map<string, string>();
+  const repeated = new Set<string>();
+  for (const [v] of items(body, 'volunteers')) {
+    if (typeof v.name !== 'string' || typeof v.id !== 'string') continue;
+    if (volunteerNames.has(v.name)) repeated.add(v.name);
+    else volunteerNames.set(v.name, v.id);
+  }
+  for (const name of repeated) volunteerNames.delete(name);
   for (const [a, i] of items(body, 'current_assignments')) {
     if (typeof a.shift_id === 'string' && !shiftIds.has(a.shift_id)) {
       out.error(
@@ -341,10 +410,11 @@ function checkAssignments(body: Obj, shiftIds: Map<string, number>, volunteerIds
       );
     }
     if (typeof a.volunteer_id === 'string' && !volunteerIds.has(a.volunteer_id)) {
-      out.error(
-        toPointer(['current_assignments', i, 'volunteer_id']),
-        'unknown_volunteer',
-        () => `volunteer_id ${quoteName(a.volunteer_id as string)} names no volunteer in volunteers${volunteerHints.didYouMean(a.volunteer_id as string)}`,
+      const named = volunteerNames.get(a.volunteer_id);
+      out.error(toPointer(['current_assignments', i, 'volunteer_id']), 'unknown_volunteer', () =>
+        named === undefined
+          ? `volunteer_id ${quoteName(a.volunteer_id as string)} names no volunteer in volunteers${volunteerHints.didYouMean(a.volunteer_id as string)}`
+          : `volunteer_id ${quoteName(a.volunteer_id as string)} is the name of volunteer ${quoteName(named)}; current assignments name volunteers by id: write ${quoteName(named)}.`,
       );
     }
   }
@@ -527,8 +597,10 @@ function checkZones(body: Obj, out: Findings): RequestClock {
   const zone = body.timezone;
   let clock: RequestClock;
   if (typeof zone === 'string' && zone !== '') {
-    if (isTimeZone(zone)) clock = new ZoneClock(zone);
-    else {
+    if (isTimeZone(zone)) {
+      clock = new ZoneClock(zone);
+      warnFixedOffset('/timezone', 'timezone', zone, out);
+    } else {
       out.error('/timezone', 'invalid_timezone', () => notATimeZone('timezone', zone, out.hints));
       clock = 'invalid';
     }
@@ -537,13 +609,15 @@ function checkZones(body: Obj, out: Findings): RequestClock {
   const dayZone = isObject(rules) ? rules.timezone : undefined;
   if (typeof dayZone === 'string' && dayZone !== '') {
     if (!isTimeZone(dayZone)) out.error('/rules/timezone', 'invalid_timezone', () => notATimeZone('rules.timezone', dayZone, out.hints));
-    else if (clock instanceof ZoneClock && dayZone !== zone) {
+    else if (dayZone !== zone) warnFixedOffset('/rules/timezone', 'rules.timezone', dayZone, out);
+    if (isTimeZone(dayZone) && clock instanceof ZoneClock && dayZone !== zone) {
       out.warn(
         '/rules/timezone',
         'timezones_differ',
         `rules.timezone ${quoteName(dayZone)} differs from the request's timezone ${quoteName(clock.zone)}: times are read in ${quoteName(clock.zone)} but max_shifts_per_day counts the days of ${quoteName(dayZone)}. Leave rules.timezone out to count the days of the request's timezone.`,
       );
     }
+    if (clock === undefined) clock = 'rules-only';
   }
   return clock;
 }
@@ -613,7 +687,14 @@ function entryId(body: Obj, pointer: string): string | undefined {
   const list = top === undefined ? undefined : body[top];
   const item = Array.isArray(list) ? (list as Json[])[Number(index)] : undefined;
   if (!isObject(item)) return undefined;
-  const key = top === 'current_assignments' ? (field === 'shift_id' ? 'shift_id' : 'volunteer_id') : top === 'volunteers' || top === 'unassigned_shifts' ? 'id' : undefined;
+  const key =
+    top === 'current_assignments'
+      ? field === 'shift_id'
+        ? 'shift_id'
+        : 'volunteer_id'
+      : top === 'volunteers' || top === 'unassigned_shifts'
+        ? 'id'
+        : undefined;
   const id = key === undefined ? undefined : item[key];
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
@@ -664,6 +745,7 @@ export function checkScheduleRequest(
   const shiftIds = checkIds(body, 'unassigned_shifts', out);
   // A zone that is not one leaves local times unread: only the zone is reported for them.
   const clock = checkZones(body, out);
+  checkZeroHours(body, out);
   checkShiftTimes(body, out, clock);
   checkWindows(body, out, clock);
   checkAssignments(body, shiftIds, volunteerIds, out);

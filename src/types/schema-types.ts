@@ -344,7 +344,7 @@ export interface CsvError {
 
 export interface Warning {
   /**
-   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
+   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
    */
   code: string;
   /**

@@ -190,7 +190,7 @@ const cases: Case[] = [
     good: (r) => (r.timezone = 'America/Chicago'),
   },
   {
-    rule: 'a group asked for that differs from the volunteers\' only in case is an error naming both',
+    rule: "a group asked for that differs from the volunteers' only in case is an error naming both",
     bad: (r) => (r.unassigned_shifts[0].required_groups = { Kitchen: 2 }),
     pointer: '/unassigned_shifts/0/required_groups/Kitchen',
     code: 'group_name_mismatch',
@@ -212,6 +212,39 @@ const cases: Case[] = [
     code: 'group_name_mismatch',
     message:
       "Volunteer 'v2' has group 'KITCHEN ', which no shift asks for; shifts ask for 'kitchen', which differs only in upper/lower case or spaces. Write 'kitchen' so this volunteer can fill its slots.",
+  },
+  {
+    rule: 'a time with no zone under rules.timezone alone says that rules.timezone only counts days',
+    bad: (r) => {
+      r.rules = { timezone: 'America/Chicago' };
+      r.unassigned_shifts[0].start = '2026-06-06T03:00';
+    },
+    pointer: '/unassigned_shifts/0/start',
+    code: 'not_utc',
+    message: / \(rules\.timezone only sets the days max_shifts_per_day counts; the top-level timezone sets how times are read\.\)$/,
+  },
+  {
+    rule: 'a one-digit hour is refused with the two-digit form',
+    bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T8:00'),
+    pointer: '/unassigned_shifts/0/start',
+    code: 'invalid_datetime',
+    message: "start '2026-06-06T8:00' must write the month, day and hour with two digits, as in 2026-06-06T08:00.",
+  },
+  {
+    rule: 'a zone abbreviation inside a date-time is refused with the timezone field named',
+    bad: (r) => (r.unassigned_shifts[0].start = '2026-06-06T08:00:00 CDT'),
+    pointer: '/unassigned_shifts/0/start',
+    code: 'invalid_datetime',
+    message:
+      'start \'2026-06-06T08:00:00 CDT\' names its zone in words, which a date-time cannot carry; remove \'CDT\' and put "timezone": "America/Chicago" (the IANA zone) at the top of the request, or write the UTC offset, such as 2026-06-06T08:00:00-05:00.',
+  },
+  {
+    rule: "a volunteer's name in place of its id is named as such",
+    bad: (r) => (r.current_assignments = [{ shift_id: 'sat-am', volunteer_id: 'Ana Ruiz' }]),
+    pointer: '/current_assignments/0/volunteer_id',
+    code: 'unknown_volunteer',
+    message: "volunteer_id 'Ana Ruiz' is the name of volunteer 'v1'; current assignments name volunteers by id: write 'v1'.",
+    good: (r) => (r.current_assignments = [{ shift_id: 'sat-am', volunteer_id: 'v1' }]),
   },
   {
     rule: 'a date-time of another form is refused',
@@ -701,6 +734,37 @@ describe('POST /api/validate', () => {
     expect(body.errors.map((e: Req) => e.code)).to.deep.equal(['invalid_timezone']);
   });
 
+  it('warns about zone names that keep one offset all year, and about max_hours 0', async () => {
+    const r = base();
+    r.timezone = 'EST';
+    r.rules = { timezone: 'Etc/GMT+5' };
+    r.volunteers[2].max_hours = 0;
+    const body = await validate(r);
+    expect(body.valid).to.equal(true);
+    expect(body.warnings.map((w: Req) => [w.pointer, w.code, w.message])).to.deep.equal([
+      [
+        '/rules/timezone',
+        'fixed_offset_timezone',
+        "rules.timezone 'Etc/GMT+5' keeps UTC-05:00 (Etc/GMT+5 means 5 hours behind UTC) all year, with no daylight saving time; for a place, use its IANA name, such as America/Chicago or Europe/London.",
+      ],
+      [
+        '/rules/timezone',
+        'timezones_differ',
+        "rules.timezone 'Etc/GMT+5' differs from the request's timezone 'EST': times are read in 'EST' but max_shifts_per_day counts the days of 'Etc/GMT+5'. Leave rules.timezone out to count the days of the request's timezone.",
+      ],
+      [
+        '/timezone',
+        'fixed_offset_timezone',
+        "timezone 'EST' keeps UTC-05:00 all year, with no daylight saving time; for a place, use its IANA name, such as America/New_York.",
+      ],
+      [
+        '/volunteers/2/max_hours',
+        'zero_max_hours',
+        "Volunteer 'v3' has max_hours 0, so no shift is added for them (locked ones are kept); for no limit, write 999.",
+      ],
+    ]);
+  });
+
   it('a stray case spelling in additional_groups is an error at the item, not an unused-group warning', async () => {
     const r = base();
     r.volunteers[0].additional_groups = ['Bar'];
@@ -717,7 +781,10 @@ describe('POST /api/validate', () => {
     const body = await validate(r);
     expect(body.valid).to.equal(true);
     expect(body.warnings.map((w: Req) => [w.code, w.message])).to.deep.equal([
-      ['group_without_volunteers', "No volunteer belongs to group 'kitchens', which shift 'sat-am' requires; those slots will stay empty. Did you mean 'kitchen'?"],
+      [
+        'group_without_volunteers',
+        "No volunteer belongs to group 'kitchens', which shift 'sat-am' requires; those slots will stay empty. Did you mean 'kitchen'?",
+      ],
     ]);
   });
 
@@ -902,8 +969,12 @@ describe('POST /api/validate', () => {
           pointer: '/rules/max_shift_per_day',
           message: "Property 'max_shift_per_day' is not part of the rules and is ignored; did you mean 'max_shifts_per_day'?",
         },
-        { code: 'unknown_property', pointer: '/volunteers/0/available/0/note',
- id: 'v1', message: "Property 'note' is not part of a time window and is ignored." },
+        {
+          code: 'unknown_property',
+          pointer: '/volunteers/0/available/0/note',
+          id: 'v1',
+          message: "Property 'note' is not part of a time window and is ignored.",
+        },
       ]);
     });
   });
