@@ -82,8 +82,15 @@ describe('POST /api/schedule/csv', function () {
     expect(res.body.type).to.equal('/problems/invalid-csv');
     expect(res.body.detail).to.equal('The CSV files have 2 problems; each is listed in errors with its file, row and column.');
     expect(res.body.errors).to.deep.equal([
-      { file: 'volunteers', row: 2, column: 'Max Hours', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
-      { file: 'shifts', row: 2, column: 'Start', message: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist." },
+      { file: 'volunteers', row: 2, column: 'Max Hours', id: 'Ana', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
+      {
+        file: 'shifts',
+        row: 2,
+        column: 'Start',
+        id: 'A',
+        message:
+          "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist; dates with AM/PM are month first: for January 13 write 1/13/2026 9:00 AM.",
+      },
     ]);
   });
 
@@ -157,6 +164,10 @@ describe('POST /api/schedule/csv', function () {
           code: 'redundant_additional_group',
           pointer: '/volunteers/0/additional_groups/0',
           message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
+          id: 'Ana',
+          file: 'volunteers',
+          row: 2,
+          column: 'Additional Groups',
         },
       ]);
     });
