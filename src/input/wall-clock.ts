@@ -36,7 +36,8 @@ const orderFor = (w: Written, reading: DateReading): DayMonthOrder => reading.or
 
 /** A cell in another form than its file's: what the file uses, where it was first seen, and the cell rewritten in it where that is sure. */
 function otherForm(label: string, text: string, w: Written, reading: DateReading, form: SeenDate): string {
-  const order = orderFor(w, reading);
+  // A stray 24-hour date is read as it proves itself first: the upload's order comes from other files' cells.
+  const order = provenOrder(w) ?? orderFor(w, reading);
   const theirs = formText(form.written.kind, reading.order).pattern;
   const wall = readWritten(label, text, w, order);
   // A 24-hour slash date is sure to mean one day only when the order is known or it reads the same both ways.
