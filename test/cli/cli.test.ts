@@ -65,6 +65,53 @@ describe('volunteer-scheduler CLI', () => {
     });
   });
 
+  describe('schedule --volunteers --shifts (CSV)', () => {
+    const csvFile = (name: string, lines: string[]): string => {
+      const file = join(tmp, name);
+      writeFileSync(file, '\ufeff' + lines.join('\r\n') + '\r\n');
+      return file;
+    };
+
+    it('reads 24-hour day-first volunteers and ISO shifts, and prints warnings with file, row, column and id', async () => {
+      const volunteers = csvFile('uk-volunteers.csv', ['Name,Group,Max Hours,Available', 'Ana,medics,8,"13/6/2026 07:00 - 13:00"', 'Ben,medics,8,']);
+      const shifts = csvFile('iso-shifts.csv', ['ID,Name,Start,End,Groups', 's1,Aid tent,2026-06-13T08:00:00,2026-06-13T12:00:00,"medics:2, medic:1"']);
+      const r = await runCli(['schedule', '--volunteers', volunteers, '--shifts', shifts, '--timezone', 'Europe/London']);
+      expect(r.code, r.stderr).to.equal(0);
+      const result = JSON.parse(r.stdout);
+      expect(result.assigned_shifts).to.deep.equal({ s1: ['Ana', 'Ben'] });
+      expect(result.warnings).to.deep.equal([
+        {
+          code: 'group_without_volunteers',
+          message: "No volunteer belongs to group 'medic', which shift 's1' requires; those slots will stay empty. Did you mean 'medics'?",
+          pointer: '/unassigned_shifts/0/required_groups/medic',
+          id: 's1',
+          file: 'shifts',
+          row: 2,
+          column: 'Groups',
+        },
+      ]);
+    });
+
+    it('exits 1 with the invalid-csv problem on stderr: dates in an order that cannot be told, and what validation finds after reading', async () => {
+      const volunteers = csvFile('names.csv', ['Name,Group,Max Hours', 'Ana,kitchen,8', 'Ana,kitchen,8', 'Ana #2,kitchen,8']);
+      const ambiguous = csvFile('ambiguous.csv', ['Name,Start,End,Groups', 'Lunch,6/7/2026 11:00,6/7/2026 15:00,kitchen:1']);
+      const dates = await runCli(['schedule', '--volunteers', volunteers, '--shifts', ambiguous]);
+      expect(dates.code).to.equal(1);
+      expect(dates.stdout).to.equal('');
+      expect(dates.stderr).to.equal(
+        'volunteer-scheduler: The CSV files have 1 problem; each is listed in errors with its file, row and column.\n' +
+          "  shifts: Start '6/7/2026 11:00' could be June 7 or July 6: no 24-hour date in this upload has a number over 12 that tells whether the day or the month comes first. Write dates as YYYY-MM-DD HH:MM (2026-06-07 11:00 for June 7) or with AM/PM, month first (6/7/2026 11:00 AM).\n",
+      );
+      const iso = csvFile('iso.csv', ['Name,Start,End,Groups', 'Lunch,2026-06-07 11:00,2026-06-07 15:00,kitchen:1']);
+      const ids = await runCli(['schedule', '--volunteers', volunteers, '--shifts', iso]);
+      expect(ids.code).to.equal(1);
+      expect(ids.stderr).to.equal(
+        'volunteer-scheduler: The CSV files have 1 problem; each is listed in errors with its file, row and column.\n' +
+          "  volunteers: id 'Ana #2' is already used by volunteers[1]; each volunteer needs its own id.\n",
+      );
+    });
+  });
+
   describe('serve', () => {
     it('stops at start on a bad configuration value, naming it', async () => {
       const r = await runCli(['serve'], { PORT: 'eighty', LOG_LEVEL: 'quiet' });
