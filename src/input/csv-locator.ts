@@ -3,7 +3,7 @@
 // the row's id. Validation speaks in pointers (/unassigned_shifts/3/required_groups/medics); a
 // coordinator who uploaded two CSV files never saw that JSON, so the CSV endpoint reports its
 // warnings and errors at the cell instead.
-import type { CsvError } from '../types/schema-types.js';
+import type { CsvError, FieldError, Warning } from '../types/schema-types.js';
 import { parsePointer } from './json-pointer.js';
 
 type CsvFile = CsvError['file'];
@@ -48,6 +48,12 @@ const FILE_OF: ReadonlyMap<string, CsvFile> = new Map([
   ['unassigned_shifts', 'shifts'],
 ]);
 
+const FILE_ORDER: Record<CsvFile, number> = { volunteers: 0, shifts: 1 };
+
+/** The order of CSV entries: volunteers before shifts, a whole file before its rows, rows in order (a stable sort keeps the rest). */
+export const byPlace = (a: { file: CsvFile; row?: number }, b: { file: CsvFile; row?: number }): number =>
+  FILE_ORDER[a.file] - FILE_ORDER[b.file] || (a.row ?? 0) - (b.row ?? 0);
+
 export class CsvLocator {
   constructor(private readonly sheets: Partial<Record<CsvFile, LocatedSheet>>) {}
 
@@ -62,5 +68,32 @@ export class CsvLocator {
     const name = field === 'id' ? (sheet.headers.has('ID') ? 'ID' : 'Name') : field === undefined ? undefined : COLUMN_OF[file].get(field);
     const column = name === undefined ? undefined : sheet.headers.get(name);
     return { file, row: at.row, ...(column === undefined ? {} : { column }), ...(at.id === '' ? {} : { id: at.id }) };
+  }
+
+  /** A validation warning with the file, row, column and id its pointer stands for; the pointer is kept (the fields are additions). */
+  locateWarning(warning: Warning): Warning {
+    const at = warning.pointer === undefined ? undefined : this.locate(warning.pointer);
+    return at ? { ...warning, ...at } : warning;
+  }
+
+  /**
+   * Validation errors as cells, {file, row, column, id, code, message} with validation's code
+   * and message, volunteers before shifts, in row order. An entry no cell stands for (the count
+   * of entries left out past the cap) keeps its pointer, at the end.
+   */
+  locateErrors(errors: readonly FieldError[]): Array<CsvError | FieldError> {
+    const cells: CsvError[] = [];
+    const others: FieldError[] = [];
+    for (const e of errors) {
+      const at = this.locate(e.pointer);
+      if (!at) {
+        others.push(e);
+        continue;
+      }
+      const id = e.id ?? at.id;
+      const column = at.column === undefined ? {} : { column: at.column };
+      cells.push({ file: at.file, row: at.row, ...column, ...(id === undefined ? {} : { id }), code: e.code, message: e.message });
+    }
+    return [...cells.sort(byPlace), ...others];
   }
 }

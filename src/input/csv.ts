@@ -11,7 +11,7 @@ import { parse } from 'csv-parse/sync';
 import type { CsvError, ScheduleRequest, Volunteer, Warning } from '../types/schema-types.js';
 import { type CsvRules, MAX_SHIFTS_PER_DAY, MIN_REST_HOURS, type NumberRule, PRIORITY, readNumber } from './csv-fields.js';
 import { type DateReading, DateSurvey } from './csv-dates.js';
-import { CsvLocator } from './csv-locator.js';
+import { byPlace, CsvLocator } from './csv-locator.js';
 import { CappedList, clip, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { isoUtc } from './format.js';
 import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
@@ -285,10 +285,6 @@ interface Findings {
   errors: CappedList<CsvError>;
   warnings: CappedList<Warning>;
 }
-
-/** Where an error sits in the lists: volunteers before shifts, the whole file before its rows, rows in order. */
-const FILE_ORDER: Record<CsvFile, number> = { volunteers: 0, shifts: 1 };
-const byPlace = (a: CsvError, b: CsvError): number => FILE_ORDER[a.file] - FILE_ORDER[b.file] || (a.row ?? 0) - (b.row ?? 0);
 
 /** A sheet with the id of each of its rows. */
 interface IdentifiedSheet {

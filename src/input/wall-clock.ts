@@ -51,7 +51,7 @@ function otherForm(label: string, text: string, w: Written, reading: DateReading
 }
 
 /** A date-time text of a file as the wall-clock time it means, or a message naming `label`. */
-export function readDateTime(label: string, text: string, reading: DateReading = {}): Read<{ wall: Wall; written: Written }> {
+function readDateTime(label: string, text: string, reading: DateReading = {}): Read<{ wall: Wall; written: Written }> {
   const { form } = reading;
   const { pattern, example } = formText(kindOf(reading), reading.order);
   if (text === '') return { error: `${label} is blank; write a date and time such as ${example}.` };

@@ -6,7 +6,6 @@
 import bourne from '@hapi/bourne';
 import { readCsvRequest } from '../input/csv.js';
 import { type CsvRuleFields, readRuleFields } from '../input/csv-fields.js';
-import type { CsvLocator } from '../input/csv-locator.js';
 import { isTimeZone, notATimeZone } from '../input/time-zone.js';
 import type { Problem } from '../input/problem.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
@@ -121,47 +120,13 @@ export function prepareCsv(
   if (!read.ok) throw invalidCsv(read.errors, read.errors.length);
   // Validation speaks in pointers into the request built from the files; the coordinator wrote cells.
   const { result, problem, errorCount } = checkRequest(read.request, context);
-  if (!problem) throw invalidCsv(locateErrors(result.errors, read.locator), errorCount);
-  const warnings = [...read.warnings, ...result.warnings.map((w) => locateWarning(w, read.locator))];
+  if (!problem) throw invalidCsv(read.locator.locateErrors(result.errors), errorCount);
+  const warnings = [...read.warnings, ...result.warnings.map((w) => read.locator.locateWarning(w))];
   return { problem, warnings, parseMs: performance.now() - started };
 }
 
 /** 400 invalid-csv: each problem with its file, row and column; `total` counts those the list leaves out too. */
 function invalidCsv(errors: Array<CsvError | FieldError>, total: number): ProblemError {
-  const listed = total > errors.length ? 'the first of each kind are listed in errors' : 'each is listed in errors';
-  return new ProblemError('invalid-csv', `The CSV files have ${plural(total, 'problem')}; ${listed} with its file, row and column.`, { errors });
-}
-
-/** A validation warning of a CSV upload with the file, row, column and id its pointer stands for (the pointer is kept). */
-function locateWarning(warning: Warning, locator: CsvLocator): Warning {
-  const at = warning.pointer === undefined ? undefined : locator.locate(warning.pointer);
-  return at ? { ...warning, ...at } : warning;
-}
-
-/**
- * Validation errors of a CSV upload as cells: {file, row, column, id, code, message}, volunteers
- * before shifts, in row order. An entry no cell stands for (the count of entries left out) keeps
- * its pointer, at the end.
- */
-function locateErrors(errors: FieldError[], locator: CsvLocator): Array<CsvError | FieldError> {
-  const cells: CsvError[] = [];
-  const others: FieldError[] = [];
-  for (const e of errors) {
-    const at = locator.locate(e.pointer);
-    if (!at) others.push(e);
-    else {
-      const id = e.id ?? at.id;
-      cells.push({
-        file: at.file,
-        row: at.row,
-        ...(at.column === undefined ? {} : { column: at.column }),
-        ...(id === undefined ? {} : { id }),
-        code: e.code,
-        message: e.message,
-      });
-    }
-  }
-  const order = { volunteers: 0, shifts: 1 };
-  cells.sort((a, b) => order[a.file] - order[b.file] || a.row! - b.row!);
-  return [...cells, ...others];
+  const listed = total > errors.length ? 'the first of each kind are listed in errors with their' : 'each is listed in errors with its';
+  return new ProblemError('invalid-csv', `The CSV files have ${plural(total, 'problem')}; ${listed} file, row and column.`, { errors });
 }

@@ -48,4 +48,27 @@ describe('CSV locator: pointers into the built request back to the spreadsheet',
       expect(locator.locate(pointer), pointer).to.equal(undefined);
     }
   });
+
+  it('turns validation errors into cells with code, volunteers first and in row order; an entry no cell stands for keeps its pointer, last', () => {
+    const truncated = { pointer: '', code: 'entries_truncated', message: "3 more errors of code 'duplicate_id' are not listed." };
+    expect(
+      locator.locateErrors([
+        { pointer: '/unassigned_shifts/0/required_groups/Medic', code: 'group_name_mismatch', message: 'm1' },
+        truncated,
+        { pointer: '/volunteers/1/group', code: 'group_name_mismatch', message: 'm2' },
+        { pointer: '/volunteers/0/additional_groups/0', code: 'duplicate_group', message: 'm3', id: 'Ana' },
+      ]),
+    ).to.deep.equal([
+      { file: 'volunteers', row: 2, column: 'Additional  Groups', id: 'Ana', code: 'duplicate_group', message: 'm3' },
+      { file: 'volunteers', row: 4, column: 'GROUP', id: 'Ben', code: 'group_name_mismatch', message: 'm2' },
+      { file: 'shifts', row: 2, column: 'Groups', id: 's1', code: 'group_name_mismatch', message: 'm1' },
+      truncated,
+    ]);
+  });
+
+  it('adds file, row, column and id to a warning and keeps its pointer; a warning about no cell is left as it is', () => {
+    const warning = { code: 'long_shift', message: 'm', pointer: '/unassigned_shifts/0' };
+    expect(locator.locateWarning(warning)).to.deep.equal({ ...warning, file: 'shifts', row: 2, id: 's1' });
+    expect(locator.locateWarning({ code: 'entries_truncated', message: 'm' })).to.deep.equal({ code: 'entries_truncated', message: 'm' });
+  });
 });
