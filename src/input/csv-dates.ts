@@ -1,10 +1,11 @@
 // The date rules of a spreadsheet upload as a whole, decided before any cell is read: each file
-// writes its dates in one form (the form most of its date cells have; on a tie the one seen
-// first), and the 24-hour slash dates of the upload, which US and UK exports both write, are read
-// in the one day/month order their numbers prove. A number over 12 can only be a day: 13/6/2026
-// proves day first, 6/13/2026 month first. Both proven in one upload is refused, naming a cell of
-// each; neither proven while some date reads two ways (6/7/2026: June 7 or July 6) is refused,
-// naming that cell; dates whose day equals their month read the same either way.
+// writes its dates in one form (the form most of its dates and times have, a window giving its
+// start and its full end; on a tie the one seen first), and the 24-hour slash dates of the
+// upload, which US and UK exports both write, are read in the one day/month order their numbers
+// prove. A number over 12 can only be a day: 13/6/2026 proves day first, 6/13/2026 month first.
+// Both proven in one upload is refused, naming a cell of each; neither proven while some date
+// reads two ways (6/7/2026: June 7 or July 6) is refused, naming that cell; dates whose day
+// equals their month read the same either way.
 import type { CsvError } from '../types/schema-types.js';
 import { ambiguous, type DayMonthOrder, type FormKind, formText, monthDay, provenOrder, recognize, type Written, writeIn } from './date-forms.js';
 import { clip } from './entry-caps.js';
