@@ -102,10 +102,15 @@ export const REQUEST_EXAMPLES: Record<string, { summary: string; description: st
 /** The JSON request body of POST /api/schedule and /api/validate: the schema file, with the examples above. */
 const JSON_REQUEST_BODY: Json = { required: true, content: { 'application/json': { schema: ref('schedule-request.json'), examples: REQUEST_EXAMPLES } } };
 
+/** How the CSV files write dates and times (Start, End and the windows). */
+const CSV_DATES =
+  'Dates and times, wall-clock times in timezone, in one of three forms, one form per file: "M/D/YYYY h:mm AM|PM" (12-hour, month first), "M/D/YYYY H:MM" (24-hour, as Excel exports it in the US and the UK: day first or month first as the whole upload proves it, a number over 12 being a day; an upload whose order cannot be told, or that shows both orders, is refused) or "YYYY-MM-DD HH:MM" (ISO; seconds and a T separator accepted). One-digit month, day and hour are accepted.';
 const VOLUNTEER_COLUMNS =
-  'Volunteers CSV: Name, Group, Max Hours (a number, 999 for unlimited); optional ID, Additional Groups ("driver, kitchen"), Available and Unavailable (windows separated by ";", each "MM/DD/YYYY hh:mm AM - MM/DD/YYYY hh:mm PM", or "MM/DD/YYYY hh:mm AM - hh:mm PM" within a day, an end before the start meaning the next day; wall-clock times in timezone), Min Rest Hours, Max Shifts Per Day (a blank cell: not given); Email and Phone are read and ignored.';
+  'Volunteers CSV: Name, Group, Max Hours (a number, 999 for unlimited); optional ID, Additional Groups ("driver, kitchen"), Available and Unavailable (windows separated by ";", each "start - end", such as "6/6/2026 8:00 AM - 6/6/2026 5:00 PM", "2026-06-06 22:00 - 2026-06-07 02:00", or with the end as a time of day alone, "6/6/2026 8:00 AM - 5:00 PM" or "2026-06-06 22:00 - 02:00", an end before the start meaning the next day), Min Rest Hours, Max Shifts Per Day (a blank cell: not given); Email and Phone are read and ignored. ' +
+  CSV_DATES;
 const SHIFT_COLUMNS =
-  'Shifts CSV: Name, Start, End (MM/DD/YYYY hh:mm AM|PM, wall-clock times in timezone), Groups ("kitchen:2, bar:1"); optional ID and Priority (1 to 5, higher filled first; blank or absent: 1).';
+  'Shifts CSV: Name, Start, End (such as "6/6/2026 7:00 AM", "6/6/2026 19:30" or "2026-06-06 19:30"), Groups ("kitchen:2, bar:1"); optional ID and Priority (1 to 5, higher filled first; blank or absent: 1). ' +
+  CSV_DATES;
 
 /** The OpenAPI document: info, the paths of each part of the service, and the shared components. */
 export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitDefault' | 'solveTimeLimitMax'>, registry: SchemaRegistry): Json {
@@ -164,7 +169,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         tags: ['scheduling'],
         operationId: 'scheduleCsv',
         summary: 'Schedule volunteers from two CSV exports',
-        description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start, End and the availability windows are wall-clock times in timezone. The text fields min_rest_hours and max_shifts_per_day are the request's rules (JSON: rules.min_rest_hours, rules.max_shifts_per_day); the Min Rest Hours and Max Shifts Per Day columns override them per volunteer, and days are counted in timezone.`,
+        description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start, End and the availability windows are wall-clock times in timezone, written M/D/YYYY h:mm AM|PM, M/D/YYYY H:MM (24-hour) or YYYY-MM-DD HH:MM, one form per file (see the file parts). A bad cell, or a problem validation finds once the cells are read, is a 400 invalid-csv whose errors give file, row, column and the row's id; warnings of the result carry file, row and column too. The text fields min_rest_hours and max_shifts_per_day are the request's rules (JSON: rules.min_rest_hours, rules.max_shifts_per_day); the Min Rest Hours and Max Shifts Per Day columns override them per volunteer, and days are counted in timezone.`,
         parameters: SCHEDULE_QUERY,
         requestBody: {
           required: true,

@@ -2,21 +2,27 @@
 // JSON endpoint takes, so both go through one validation and one engine. Headers match by
 // name (case-insensitive, trimmed); BOM, CRLF, blank lines and quoted fields are handled; Start
 // and End, and the Available and Unavailable windows, are wall-clock times in the given IANA
-// time zone (DST included), which also becomes the request's rules.timezone. Every bad cell is
-// reported at once as {file, row, column, message}, rows numbered as a spreadsheet shows them.
+// time zone (DST included), which also becomes the request's rules.timezone; each file writes
+// them in one of three forms, and 24-hour slash dates are read in the day/month order the whole
+// upload proves (csv-dates.ts). Every bad cell is reported at once as {file, row, column, id,
+// message}, rows numbered as a spreadsheet shows them; warnings carry file, row and column too,
+// and the result's locator takes validation's pointers back to the cells.
 import { parse } from 'csv-parse/sync';
 import type { CsvError, ScheduleRequest, Volunteer, Warning } from '../types/schema-types.js';
 import { type CsvRules, MAX_SHIFTS_PER_DAY, MIN_REST_HOURS, type NumberRule, PRIORITY, readNumber } from './csv-fields.js';
+import { type DateReading, DateSurvey } from './csv-dates.js';
+import { byPlace, CsvLocator } from './csv-locator.js';
 import { CappedList, clip, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { isoUtc } from './format.js';
 import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
-import { readWallClock, readWindows } from './wall-clock.js';
+import { readWallClock, readWindows, splitWindow, windowTexts } from './wall-clock.js';
 import { ZoneClock } from './zone-clock.js';
 
 export type CsvFile = 'volunteers' | 'shifts';
 
 export type CsvReadResult =
-  | { ok: true; request: ScheduleRequest; warnings: Warning[] }
+  /** `locator` takes a pointer into `request` back to the file, row and column it was read from. */
+  | { ok: true; request: ScheduleRequest; warnings: Warning[]; locator: CsvLocator }
   | { ok: false; errors: CsvError[] }
   /** More data rows than the limit allows: nothing past the count is read. */
   | { ok: false; tooManyRows: { file: CsvFile; rows: number; max: number } };
@@ -152,7 +158,13 @@ function readSheet(file: CsvFile, text: string, errors: CappedList<CsvError>, wa
     const col = known.get(normalizeHeader(raw));
     if (!col) {
       if (raw.trim() !== '')
-        warnings.push({ code: 'csv_column_ignored', message: `Column ${quote(raw.trim())} of the ${file} file is not used and is ignored.` });
+        warnings.push({
+          code: 'csv_column_ignored',
+          message: `Column ${quote(raw.trim())} of the ${file} file is not used and is ignored.`,
+          file,
+          row: 1,
+          column: raw.trim(),
+        });
       return;
     }
     if (index.has(col.name)) {
@@ -223,7 +235,13 @@ function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, war
       if (id === '')
         errors.push({ file, row, column: sheet.headers.get('ID')!, message: 'ID is blank; give every row an ID, or remove the ID column to use names.' });
       else if (seen.has(id))
-        errors.push({ file, row, column: sheet.headers.get('ID')!, message: `ID ${quote(id)} is already used in row ${seen.get(id)}; IDs must be unique.` });
+        errors.push({
+          file,
+          row,
+          column: sheet.headers.get('ID')!,
+          id,
+          message: `ID ${quote(id)} is already used in row ${seen.get(id)}; IDs must be unique.`,
+        });
       seen.set(id, seen.get(id) ?? row);
       return id;
     }
@@ -234,6 +252,10 @@ function identify(file: CsvFile, sheet: Sheet, errors: CappedList<CsvError>, war
     warnings.push({
       code: 'csv_name_repeated',
       message: `${file === 'volunteers' ? 'Volunteer' : 'Shift'} name ${quote(name)} in row ${row} repeats an earlier row; it is identified as ${quote(id)}.`,
+      id,
+      file,
+      row,
+      column: sheet.headers.get('Name')!,
     });
     return id;
   });
@@ -264,6 +286,12 @@ interface Findings {
   warnings: CappedList<Warning>;
 }
 
+/** A sheet with the id of each of its rows. */
+interface IdentifiedSheet {
+  sheet: Sheet;
+  ids: string[];
+}
+
 function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRows: RowLimits, rules: CsvRules): CsvReadResult {
   const found: Findings = {
     errors: new CappedList<CsvError>(ERRORS_PER_CODE, (e) => `${e.file}\u0000${e.column ?? ''}`),
@@ -272,13 +300,21 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   const { errors, warnings } = found;
   const clock = new ZoneClock(zone);
   const texts = { volunteers: decode('volunteers', volunteersCsv, errors), shifts: decode('shifts', shiftsCsv, errors) };
-  const sheets = {
-    volunteers: texts.volunteers === undefined ? undefined : readSheet('volunteers', texts.volunteers, errors, warnings, maxRows.volunteers),
-    shifts: texts.shifts === undefined ? undefined : readSheet('shifts', texts.shifts, errors, warnings, maxRows.shifts),
+  const identified = (file: CsvFile, maxRows: number): IdentifiedSheet | undefined => {
+    const text = texts[file];
+    const sheet = text === undefined ? undefined : readSheet(file, text, errors, warnings, maxRows);
+    return sheet && { sheet, ids: identify(file, sheet, errors, warnings) };
   };
+  const sheets = { volunteers: identified('volunteers', maxRows.volunteers), shifts: identified('shifts', maxRows.shifts) };
+  // Every date of the upload is looked at before any is read: the form of each file and the day/month order depend on all of them.
+  const survey = new DateSurvey();
+  if (sheets.volunteers) noteWindows(survey, sheets.volunteers);
+  if (sheets.shifts) noteShiftTimes(survey, sheets.shifts);
+  const dates = survey.settle();
+  for (const e of dates.errors) errors.push(e);
   const request: ScheduleRequest = {
-    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, clock, found) : [],
-    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, found) : [],
+    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, clock, dates.readings.volunteers, found) : [],
+    unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, dates.readings.shifts, found) : [],
     rules: { ...rules, timezone: zone },
   };
   if (errors.length > 0) {
@@ -290,10 +326,44 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
         message: `${n.toLocaleString('en-US')} more problems in ${column === '' ? 'this file' : `column ${quote(column)}`} are not listed (at most ${ERRORS_PER_CODE} per column are).`,
       };
     });
-    return { ok: false, errors: [...errors.list(), ...more] };
+    return { ok: false, errors: [...[...errors.list()].sort(byPlace), ...more] };
   }
   const more = warnings.overflow((code, n): Warning => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, n) }));
-  return { ok: true, request, warnings: [...warnings.list(), ...more] };
+  const located = (s: IdentifiedSheet | undefined) => s && { rows: s.sheet.rows.map((r, i) => ({ row: r.row, id: s.ids[i]! })), headers: s.sheet.headers };
+  const locator = new CsvLocator({ volunteers: located(sheets.volunteers), shifts: located(sheets.shifts) });
+  return { ok: true, request, warnings: [...warnings.list(), ...more], locator };
+}
+
+/** Where a cell of a row is, for the survey's messages: the column header as written, the row's id. */
+const cellAt = (file: CsvFile, { sheet, ids }: IdentifiedSheet, i: number, column: string) => ({
+  file,
+  row: sheet.rows[i]!.row,
+  column: sheet.headers.get(column)!,
+  ...(ids[i] ? { id: ids[i] } : {}),
+});
+
+/** Shows the survey every Start and End of the shifts file. */
+function noteShiftTimes(survey: DateSurvey, shifts: IdentifiedSheet): void {
+  shifts.sheet.rows.forEach(({ cells }, i) => {
+    for (const column of ['Start', 'End']) survey.note(cellAt('shifts', shifts, i, column), column, cells.get(column)!);
+  });
+}
+
+/** Shows the survey the start and the full end of every window of the volunteers file. */
+function noteWindows(survey: DateSurvey, volunteers: IdentifiedSheet): void {
+  volunteers.sheet.rows.forEach(({ cells }, i) => {
+    for (const column of ['Available', 'Unavailable']) {
+      const value = cells.get(column);
+      if (!value) continue;
+      const at = cellAt('volunteers', volunteers, i, column);
+      for (const text of windowTexts(value)) {
+        const parts = splitWindow(text);
+        if (!parts) continue;
+        survey.note(at, `${column} window start`, parts.start);
+        survey.note(at, `${column} window end`, parts.end);
+      }
+    }
+  });
 }
 
 /** A number cell of an optional column: absent when blank, else the number `rule` allows (or an error). */
@@ -320,7 +390,12 @@ function readAdditionalGroups(value: string): { groups: string[] } | { error: st
 }
 
 /** The optional 2.2 columns of one volunteer row: only the fields whose cells are filled in. */
-function volunteerRules(cells: Map<string, string>, clock: ZoneClock, err: (column: string, message: string) => void): Partial<Volunteer> {
+function volunteerRules(
+  cells: Map<string, string>,
+  clock: ZoneClock,
+  reading: DateReading,
+  err: (column: string, message: string) => void,
+): Partial<Volunteer> {
   const out: Partial<Volunteer> = {};
   const additional = cells.get('Additional Groups');
   if (additional) {
@@ -331,7 +406,7 @@ function volunteerRules(cells: Map<string, string>, clock: ZoneClock, err: (colu
   for (const column of ['Available', 'Unavailable'] as const) {
     const value = cells.get(column);
     if (!value) continue;
-    const read = readWindows(column, value, clock);
+    const read = readWindows(column, value, clock, reading);
     if ('errors' in read) for (const message of read.errors) err(column, message);
     else out[column === 'Available' ? 'available' : 'unavailable'] = read.windows.map((w) => ({ start: isoUtc(w.start), end: isoUtc(w.end) }));
   }
@@ -342,14 +417,20 @@ function volunteerRules(cells: Map<string, string>, clock: ZoneClock, err: (colu
   return out;
 }
 
-/** The volunteers of the volunteers file, windows read on `clock`; each bad cell goes to the findings. */
-function volunteerRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Findings): ScheduleRequest['volunteers'] {
-  const col = (name: string): string => sheet.headers.get(name)!;
-  const ids = identify('volunteers', sheet, errors, warnings);
-  return sheet.rows.map(({ row, cells }, i) => {
-    const err = (column: string, message: string): void => {
-      errors.push({ file: 'volunteers', row, column: col(column), message });
-    };
+/** A bad cell of a row: its file, row, column as written, the row's id where it has one. */
+function cellError(file: CsvFile, { sheet, ids }: IdentifiedSheet, i: number, errors: CappedList<CsvError>): (column: string, message: string) => void {
+  const { row } = sheet.rows[i]!;
+  const id = ids[i] ? { id: ids[i] } : {};
+  return (column, message) => {
+    errors.push({ file, row, column: sheet.headers.get(column)!, ...id, message });
+  };
+}
+
+/** The volunteers of the volunteers file, windows read on `clock` as `reading` says; each bad cell goes to the findings. */
+function volunteerRows(volunteers: IdentifiedSheet, clock: ZoneClock, reading: DateReading, { errors }: Findings): ScheduleRequest['volunteers'] {
+  const { sheet, ids } = volunteers;
+  return sheet.rows.map(({ cells }, i) => {
+    const err = cellError('volunteers', volunteers, i, errors);
     const name = cells.get('Name')!;
     const group = cells.get('Group')!;
     const hours = cells.get('Max Hours')!;
@@ -360,21 +441,18 @@ function volunteerRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Fin
     else if (!/^\d+(\.\d+)?$/.test(hours)) err('Max Hours', `Max Hours ${quote(hours)} is not a number >= 0; write hours such as 8, or 999 for unlimited.`);
     else if (Number(hours) > MAX_HOURS) err('Max Hours', `Max Hours ${quote(hours)} is over ${MAX_HOURS.toLocaleString('en-US')}; write 999 for unlimited.`);
     else maxHours = Number(hours);
-    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours, ...volunteerRules(cells, clock, err) };
+    return { id: ids[i]!, name: name || ids[i]!, group, max_hours: maxHours, ...volunteerRules(cells, clock, reading, err) };
   });
 }
 
-/** The shifts of the shifts file, Start and End read on `clock`; each bad cell goes to the findings. */
-function shiftRows(sheet: Sheet, clock: ZoneClock, { errors, warnings }: Findings): ScheduleRequest['unassigned_shifts'] {
-  const col = (name: string): string => sheet.headers.get(name)!;
-  const ids = identify('shifts', sheet, errors, warnings);
-  return sheet.rows.map(({ row, cells }, i) => {
-    const err = (column: string, message: string): void => {
-      errors.push({ file: 'shifts', row, column: col(column), message });
-    };
+/** The shifts of the shifts file, Start and End read on `clock` as `reading` says; each bad cell goes to the findings. */
+function shiftRows(shifts: IdentifiedSheet, clock: ZoneClock, reading: DateReading, { errors }: Findings): ScheduleRequest['unassigned_shifts'] {
+  const { sheet, ids } = shifts;
+  return sheet.rows.map(({ cells }, i) => {
+    const err = cellError('shifts', shifts, i, errors);
     if (cells.get('Name') === '') err('Name', 'Name is blank; every shift needs a name.');
-    const start = readWallClock('Start', cells.get('Start')!, clock);
-    const end = readWallClock('End', cells.get('End')!, clock);
+    const start = readWallClock('Start', cells.get('Start')!, clock, reading);
+    const end = readWallClock('End', cells.get('End')!, clock, reading);
     if ('error' in start) err('Start', start.error);
     if ('error' in end) err('End', end.error);
     if ('ms' in start && 'ms' in end && end.ms <= start.ms) {

@@ -12,7 +12,7 @@ import type { SchemaRegistry } from '../input/schema-registry.js';
 import { checkScheduleRequest } from '../input/validate-request.js';
 import { lockWarnings } from '../rules/lock-warnings.js';
 import type { Limits } from '../config/config.js';
-import type { ValidationResult, Warning } from '../types/schema-types.js';
+import type { CsvError, FieldError, ValidationResult, Warning } from '../types/schema-types.js';
 import { enforceCountLimits, enforcePairLimit } from './limits.js';
 import { invalidRequest, overLimit, plural, ProblemError } from './problems.js';
 
@@ -69,11 +69,18 @@ export function prepareJsonBody(bytes: Uint8Array, context: PrepareContext): Pre
 
 /** The engine's problem from a parsed request: limits, validation, normalization. */
 export function prepareRequest(body: unknown, warnings: Warning[], context: PrepareContext, started = performance.now()): PreparedProblem {
+  const checked = checkRequest(body, context);
+  if (!checked.problem) throw invalidRequest(checked.result.errors, checked.result.warnings, checked.errorCount);
+  return { problem: checked.problem, warnings: [...warnings, ...checked.result.warnings], parseMs: performance.now() - started };
+}
+
+/** Limits and validation; when valid, the normalized problem, within the pair limit. */
+function checkRequest(body: unknown, context: PrepareContext): { result: ValidationResult; problem?: Problem; errorCount: number } {
   enforceCountLimits(body, context.limits);
-  const { result, problem, errorCount } = checkScheduleRequest(body, context.schemas, lockWarnings);
-  if (!result.valid || !problem) throw invalidRequest(result.errors, result.warnings, errorCount);
-  enforcePairLimit(problem, context.limits);
-  return { problem, warnings: [...warnings, ...result.warnings], parseMs: performance.now() - started };
+  const checked = checkScheduleRequest(body, context.schemas, lockWarnings);
+  if (!checked.result.valid || !checked.problem) return { result: checked.result, errorCount: checked.errorCount };
+  enforcePairLimit(checked.problem, context.limits);
+  return checked;
 }
 
 /**
@@ -110,12 +117,16 @@ export function prepareCsv(
       'entries',
     );
   }
-  if (!read.ok) {
-    throw new ProblemError(
-      'invalid-csv',
-      `The CSV files have ${plural(read.errors.length, 'problem')}; each is listed in errors with its file, row and column.`,
-      { errors: read.errors },
-    );
-  }
-  return prepareRequest(read.request, read.warnings, context, started);
+  if (!read.ok) throw invalidCsv(read.errors, read.errors.length);
+  // Validation speaks in pointers into the request built from the files; the coordinator wrote cells.
+  const { result, problem, errorCount } = checkRequest(read.request, context);
+  if (!problem) throw invalidCsv(read.locator.locateErrors(result.errors), errorCount);
+  const warnings = [...read.warnings, ...result.warnings.map((w) => read.locator.locateWarning(w))];
+  return { problem, warnings, parseMs: performance.now() - started };
+}
+
+/** 400 invalid-csv: each problem with its file, row and column; `total` counts those the list leaves out too. */
+function invalidCsv(errors: Array<CsvError | FieldError>, total: number): ProblemError {
+  const listed = total > errors.length ? 'the first of each kind are listed in errors with their' : 'each is listed in errors with its';
+  return new ProblemError('invalid-csv', `The CSV files have ${plural(total, 'problem')}; ${listed} file, row and column.`, { errors });
 }

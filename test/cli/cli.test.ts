@@ -65,6 +65,46 @@ describe('volunteer-scheduler CLI', () => {
     });
   });
 
+  describe('schedule --volunteers --shifts (CSV)', () => {
+    const csvFile = (name: string, lines: string[]): string => {
+      const file = join(tmp, name);
+      writeFileSync(file, '\ufeff' + lines.join('\r\n') + '\r\n');
+      return file;
+    };
+
+    it('reads 24-hour day-first volunteers and ISO shifts, and prints warnings with file, row, column and id', async () => {
+      const volunteers = csvFile('uk-volunteers.csv', ['Name,Group,Max Hours,Available', 'Ana,medics,8,"13/6/2026 07:00 - 13:00"', 'Ben,medics,8,']);
+      const shifts = csvFile('iso-shifts.csv', ['ID,Name,Start,End,Groups', 's1,Aid tent,2026-06-13T08:00:00,2026-06-13T12:00:00,"medics:2, medic:1"']);
+      const r = await runCli(['schedule', '--volunteers', volunteers, '--shifts', shifts, '--timezone', 'Europe/London']);
+      expect(r.code, r.stderr).to.equal(0);
+      const result = JSON.parse(r.stdout);
+      expect(result.assigned_shifts).to.deep.equal({ s1: ['Ana', 'Ben'] });
+      expect(result.warnings).to.deep.equal([
+        {
+          code: 'group_without_volunteers',
+          message: "No volunteer belongs to group 'medic', which shift 's1' requires; those slots will stay empty. Did you mean 'medics'?",
+          pointer: '/unassigned_shifts/0/required_groups/medic',
+          id: 's1',
+          file: 'shifts',
+          row: 2,
+          column: 'Groups',
+        },
+      ]);
+    });
+
+    it('exits 1 with the invalid-csv problem on stderr for what validation finds once the cells are read', async () => {
+      const volunteers = csvFile('names.csv', ['Name,Group,Max Hours', 'Ana,kitchen,8', 'Ana,kitchen,8', 'Ana #2,kitchen,8']);
+      const shifts = csvFile('iso.csv', ['Name,Start,End,Groups', 'Lunch,2026-06-07 11:00,2026-06-07 15:00,kitchen:1']);
+      const r = await runCli(['schedule', '--volunteers', volunteers, '--shifts', shifts]);
+      expect(r.code).to.equal(1);
+      expect(r.stdout).to.equal('');
+      expect(r.stderr).to.equal(
+        'volunteer-scheduler: The CSV files have 1 problem; each is listed in errors with its file, row and column.\n' +
+          "  volunteers: id 'Ana #2' is already used by volunteers[1]; each volunteer needs its own id.\n",
+      );
+    });
+  });
+
   describe('serve', () => {
     it('stops at start on a bad configuration value, naming it', async () => {
       const r = await runCli(['serve'], { PORT: 'eighty', LOG_LEVEL: 'quiet' });

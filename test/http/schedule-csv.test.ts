@@ -82,8 +82,15 @@ describe('POST /api/schedule/csv', function () {
     expect(res.body.type).to.equal('/problems/invalid-csv');
     expect(res.body.detail).to.equal('The CSV files have 2 problems; each is listed in errors with its file, row and column.');
     expect(res.body.errors).to.deep.equal([
-      { file: 'volunteers', row: 2, column: 'Max Hours', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
-      { file: 'shifts', row: 2, column: 'Start', message: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist." },
+      { file: 'volunteers', row: 2, column: 'Max Hours', id: 'Ana', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
+      {
+        file: 'shifts',
+        row: 2,
+        column: 'Start',
+        id: 'A',
+        message:
+          "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist; dates with AM/PM are month first: for January 13 write 1/13/2026 9:00 AM.",
+      },
     ]);
   });
 
@@ -158,6 +165,10 @@ describe('POST /api/schedule/csv', function () {
           pointer: '/volunteers/0/additional_groups/0',
           id: 'Ana',
           message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
+          id: 'Ana',
+          file: 'volunteers',
+          row: 2,
+          column: 'Additional Groups',
         },
       ]);
     });
@@ -214,6 +225,212 @@ describe('POST /api/schedule/csv', function () {
       const twice = await upload(VOLUNTEERS, SHIFTS, {}).field('min_rest_hours', '8').field('min_rest_hours', '10');
       expect(twice.status).to.equal(400);
       expect(twice.body.detail).to.equal('The text field min_rest_hours was sent 2 times; send it once.');
+    });
+  });
+
+  describe('24-hour and ISO dates, and warnings and errors at the cell (2.2)', () => {
+    const BOM = '\ufeff';
+    /** A file as a spreadsheet saves it: BOM, CRLF, quoted cells. */
+    const sheet = (lines: string[]): Buffer => Buffer.from(BOM + lines.join('\r\n') + '\r\n');
+    const upload = (volunteers: string[], shifts: string[], timezone: string) =>
+      testApp()
+        .request.post('/api/schedule/csv')
+        .attach('volunteers', sheet(volunteers), 'volunteers.csv')
+        .attach('shifts', sheet(shifts), 'shifts.csv')
+        .field('timezone', timezone);
+    /** Schedules the upload and the same request in JSON: byte-identical results, which the checker accepts. */
+    const sameAsJson = async (volunteers: string[], shifts: string[], timezone: string, json: Json): Promise<Json> => {
+      const fromCsv = await upload(volunteers, shifts, timezone);
+      expect(fromCsv.status, JSON.stringify(fromCsv.body)).to.equal(200);
+      expectSchema('schedule-result', fromCsv.body);
+      const fromJson = await testApp().request.post('/api/schedule').send(json);
+      expect(fromCsv.text).to.equal(fromJson.text);
+      expect(checkSchedule(json, fromCsv.body)).to.deep.equal([]);
+      return fromCsv.body;
+    };
+
+    it('schedules a UK export in 24-hour day-first dates (13/6/2026 7:00) read in Europe/London, as the same JSON request', async () => {
+      const volunteers = [
+        'ID,Name,Group,Max Hours,Available,Unavailable',
+        'v1,"Ruiz, Ana",kitchen,8,"13/6/2026 06:00 - 14:00; 13/6/2026 22:00 - 2:00",',
+        'v2,Ben,kitchen,10,,"13/6/2026 18:00 \u2013 13/6/2026 23:00"',
+        'v3,Cy,bar,999,,',
+      ];
+      const shifts = [
+        'ID,Name,Start,End,Groups',
+        's1,Breakfast,13/6/2026 7:00,13/6/2026 11:00,"kitchen:2, bar:1"',
+        's2,Dinner,13/6/2026 18:00,13/6/2026 22:30,"kitchen:1, bar:1"',
+        's3,Night,13/6/2026 23:00,14/6/2026 1:30,kitchen:1',
+      ];
+      const body = await sameAsJson(volunteers, shifts, 'Europe/London', {
+        volunteers: [
+          {
+            id: 'v1',
+            name: 'Ruiz, Ana',
+            group: 'kitchen',
+            max_hours: 8,
+            available: [
+              { start: '2026-06-13T05:00:00Z', end: '2026-06-13T13:00:00Z' },
+              { start: '2026-06-13T21:00:00Z', end: '2026-06-14T01:00:00Z' },
+            ],
+          },
+          { id: 'v2', name: 'Ben', group: 'kitchen', max_hours: 10, unavailable: [{ start: '2026-06-13T17:00:00Z', end: '2026-06-13T22:00:00Z' }] },
+          { id: 'v3', name: 'Cy', group: 'bar', max_hours: 999 },
+        ],
+        unassigned_shifts: [
+          { id: 's1', start: '2026-06-13T06:00:00Z', end: '2026-06-13T10:00:00Z', required_groups: { kitchen: 2, bar: 1 } },
+          { id: 's2', start: '2026-06-13T17:00:00Z', end: '2026-06-13T21:30:00Z', required_groups: { kitchen: 1, bar: 1 } },
+          { id: 's3', start: '2026-06-13T22:00:00Z', end: '2026-06-14T00:30:00Z', required_groups: { kitchen: 1 } },
+        ],
+        rules: { timezone: 'Europe/London' },
+      });
+      expect(body.assigned_shifts.s1).to.deep.equal(['v1', 'v2', 'v3']);
+    });
+
+    it('schedules ISO dates (a space or a T, seconds; windows with hyphens inside their dates) read in America/Chicago, as the same JSON request', async () => {
+      const volunteers = [
+        'Name,Group,Max Hours,Available',
+        'Ana,kitchen,8,"2026-06-13 06:00 - 2026-06-13 14:00; 2026-06-13 22:00 - 02:00"',
+        'Ben,kitchen,10,',
+        'Cy,bar,999,2026-06-13T17:00:00 - 2026-06-14T01:00:00',
+      ];
+      const shifts = [
+        'Name,Start,End,Groups',
+        'Breakfast,2026-06-13T07:00:00,2026-06-13T11:00:00,"kitchen:2, bar:1"',
+        'Dinner,2026-06-13 18:00,2026-06-13 22:30,"kitchen:1, bar:1"',
+        'Night,2026-06-13 23:00,2026-06-14 01:30,kitchen:1',
+      ];
+      const body = await sameAsJson(volunteers, shifts, 'America/Chicago', {
+        volunteers: [
+          {
+            id: 'Ana',
+            name: 'Ana',
+            group: 'kitchen',
+            max_hours: 8,
+            available: [
+              { start: '2026-06-13T11:00:00Z', end: '2026-06-13T19:00:00Z' },
+              { start: '2026-06-14T03:00:00Z', end: '2026-06-14T07:00:00Z' },
+            ],
+          },
+          { id: 'Ben', name: 'Ben', group: 'kitchen', max_hours: 10 },
+          { id: 'Cy', name: 'Cy', group: 'bar', max_hours: 999, available: [{ start: '2026-06-13T22:00:00Z', end: '2026-06-14T06:00:00Z' }] },
+        ],
+        unassigned_shifts: [
+          { id: 'Breakfast', start: '2026-06-13T12:00:00Z', end: '2026-06-13T16:00:00Z', required_groups: { kitchen: 2, bar: 1 } },
+          { id: 'Dinner', start: '2026-06-13T23:00:00Z', end: '2026-06-14T03:30:00Z', required_groups: { kitchen: 1, bar: 1 } },
+          { id: 'Night', start: '2026-06-14T04:00:00Z', end: '2026-06-14T06:30:00Z', required_groups: { kitchen: 1 } },
+        ],
+        rules: { timezone: 'America/Chicago' },
+      });
+      expect(body.unfilled_shifts).to.deep.equal(['Breakfast']);
+    });
+
+    it('400 invalid-csv for 24-hour dates whose day/month order cannot be told, naming the cell and what to write', async () => {
+      const res = await upload(
+        ['Name,Group,Max Hours', 'Ana,kitchen,8'],
+        ['ID,Name,Start,End,Groups', 's1,Breakfast,6/6/2026 7:00,6/6/2026 11:00,kitchen:1', 's2,Lunch,6/7/2026 11:00,6/7/2026 15:00,kitchen:1'],
+        'UTC',
+      );
+      expect(res.status).to.equal(400);
+      expectSchema('problem-details', res.body);
+      expect(res.body.type).to.equal('/problems/invalid-csv');
+      expect(res.body.errors).to.deep.equal([
+        {
+          file: 'shifts',
+          row: 3,
+          column: 'Start',
+          id: 's2',
+          message:
+            "Start '6/7/2026 11:00' could be June 7 or July 6: no 24-hour date in this upload has a number over 12 that tells whether the day or the month comes first. Write dates as YYYY-MM-DD HH:MM (2026-06-07 11:00 for June 7) or with AM/PM, month first (6/7/2026 11:00 AM).",
+        },
+      ]);
+    });
+
+    it('gives each warning its file, row, column and id: a shift asking for group medic while the volunteers are in medics', async () => {
+      const volunteers = ['Name,Group,Max Hours,Notes', 'Ana,medics,8,first aid', 'Ana,medics,8,'];
+      const shifts = [
+        'ID,Name,Start,End,Groups',
+        's1,Gate,2026-06-13 08:00,2026-06-13 12:00,medics:1',
+        's2,Aid tent,2026-06-13 08:00,2026-06-13 12:00,"medics:1, medic:1"',
+      ];
+      const res = await upload(volunteers, shifts, 'UTC');
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expectSchema('schedule-result', res.body);
+      expect(res.body.warnings).to.deep.equal([
+        {
+          code: 'csv_column_ignored',
+          message: "Column 'Notes' of the volunteers file is not used and is ignored.",
+          file: 'volunteers',
+          row: 1,
+          column: 'Notes',
+        },
+        {
+          code: 'csv_name_repeated',
+          message: "Volunteer name 'Ana' in row 3 repeats an earlier row; it is identified as 'Ana #2'.",
+          id: 'Ana #2',
+          file: 'volunteers',
+          row: 3,
+          column: 'Name',
+        },
+        {
+          code: 'group_without_volunteers',
+          message: "No volunteer belongs to group 'medic', which shift 's2' requires; those slots will stay empty. Did you mean 'medics'?",
+          pointer: '/unassigned_shifts/1/required_groups/medic',
+          id: 's2',
+          file: 'shifts',
+          row: 3,
+          column: 'Groups',
+        },
+      ]);
+      const { readCsvRequest } = await import('../../src/input/csv.js');
+      const read = readCsvRequest(sheet(volunteers), sheet(shifts), 'UTC');
+      if (!read.ok) throw new Error('the upload must read');
+      expect(checkSchedule(read.request, res.body)).to.deep.equal([]);
+    });
+
+    it('400 invalid-csv, not invalid-request, for what validation finds once the cells are read: each entry with file, row, column, id and code', async () => {
+      // Ids made from repeated names can meet a name already taken; a name can be too long for an id.
+      const longName = 'x'.repeat(201);
+      const res = await upload(
+        ['Name,Group,Max Hours', 'Ana,kitchen,8', 'Ana,kitchen,8', 'Ana #2,kitchen,8', `${longName},kitchen,8`],
+        [
+          'Name,Start,End,Groups',
+          'Lunch,2026-06-13 11:00,2026-06-13 15:00,kitchen:1',
+          'Lunch,2026-06-14 11:00,2026-06-14 15:00,kitchen:1',
+          'Lunch #2,2026-06-15 11:00,2026-06-15 15:00,kitchen:1',
+        ],
+        'UTC',
+      );
+      expect(res.status).to.equal(400);
+      expectSchema('problem-details', res.body);
+      expect(res.body.type).to.equal('/problems/invalid-csv');
+      expect(res.body.detail).to.equal('The CSV files have 3 problems; each is listed in errors with its file, row and column.');
+      expect(res.body.errors).to.deep.equal([
+        {
+          file: 'volunteers',
+          row: 4,
+          column: 'Name',
+          id: 'Ana #2',
+          code: 'duplicate_id',
+          message: "id 'Ana #2' is already used by volunteers[1]; each volunteer needs its own id.",
+        },
+        {
+          file: 'volunteers',
+          row: 5,
+          column: 'Name',
+          id: longName,
+          code: 'too_long',
+          message: 'id must be 1 to 200 characters, not counting spaces at either end; found 201.',
+        },
+        {
+          file: 'shifts',
+          row: 4,
+          column: 'Name',
+          id: 'Lunch #2',
+          code: 'duplicate_id',
+          message: "id 'Lunch #2' is already used by unassigned_shifts[1]; each shift needs its own id.",
+        },
+      ]);
     });
   });
 

@@ -51,7 +51,9 @@ describe('CSV input', () => {
       end: '2026-01-05T17:00:00Z',
       required_groups: { kitchen: 2, bar: 1 },
     });
-    expect(r.warnings).to.deep.equal([{ code: 'csv_column_ignored', message: "Column 'NOTES' of the volunteers file is not used and is ignored." }]);
+    expect(r.warnings).to.deep.equal([
+      { code: 'csv_column_ignored', message: "Column 'NOTES' of the volunteers file is not used and is ignored.", file: 'volunteers', row: 1, column: 'NOTES' },
+    ]);
   });
 
   it('uses the ID column where present, else names with #2, #3 for repeats', () => {
@@ -89,10 +91,12 @@ describe('CSV input', () => {
     });
     it('explains what is wrong with a bad value', () => {
       expect(readWallClock('Start', '13/01/2026 9:00 AM', 'UTC')).to.deep.equal({
-        error: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist.",
+        error:
+          "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist; dates with AM/PM are month first: for January 13 write 1/13/2026 9:00 AM.",
       });
-      expect(readWallClock('Start', '2026-01-13 09:00', 'UTC')).to.deep.equal({
-        error: "Start '2026-01-13 09:00' is not MM/DD/YYYY hh:mm AM|PM, such as 6/6/2026 8:00 AM.",
+      expect(readWallClock('Start', '2026/01/13 09:00', 'UTC')).to.deep.equal({
+        error:
+          "Start '2026/01/13 09:00' is not a date and time; write MM/DD/YYYY hh:mm AM|PM (6/6/2026 8:00 AM), MM/DD/YYYY HH:MM in 24 hours (6/6/2026 19:30) or YYYY-MM-DD HH:MM (2026-06-06 19:30).",
       });
       expect(readWallClock('End', '2/30/2026 9:00 AM', 'UTC')).to.deep.equal({
         error: "End '2/30/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: 2026-02 has 28 days.",
@@ -115,29 +119,55 @@ describe('CSV input', () => {
       'E,1/13/2026 5:00 PM,1/13/2026 9:00 PM,kitchen',
     ]);
     expect(errorsOf(v, s)).to.deep.equal([
-      { file: 'volunteers', row: 2, column: 'Max Hours', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
+      { file: 'volunteers', row: 2, column: 'Max Hours', id: 'Ana', message: 'Max Hours is blank; write a number of hours, or 999 for unlimited.' },
       { file: 'volunteers', row: 3, column: 'Name', message: 'Name is blank; every volunteer needs a name.' },
       { file: 'volunteers', row: 3, column: 'Max Hours', message: "Max Hours '-3' is not a number >= 0; write hours such as 8, or 999 for unlimited." },
-      { file: 'volunteers', row: 4, column: 'Group', message: "Group is blank; write the volunteer's group, such as kitchen." },
-      { file: 'volunteers', row: 4, column: 'Max Hours', message: "Max Hours '8h' is not a number >= 0; write hours such as 8, or 999 for unlimited." },
-      { file: 'shifts', row: 2, column: 'Start', message: "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist." },
+      { file: 'volunteers', row: 4, column: 'Group', id: 'Cy', message: "Group is blank; write the volunteer's group, such as kitchen." },
+      {
+        file: 'volunteers',
+        row: 4,
+        column: 'Max Hours',
+        id: 'Cy',
+        message: "Max Hours '8h' is not a number >= 0; write hours such as 8, or 999 for unlimited.",
+      },
+      {
+        file: 'shifts',
+        row: 2,
+        column: 'Start',
+        id: 'A',
+        message:
+          "Start '13/01/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: month 13 does not exist; dates with AM/PM are month first: for January 13 write 1/13/2026 9:00 AM.",
+      },
       {
         file: 'shifts',
         row: 3,
         column: 'End',
+        id: 'B',
         message: "End '1/13/2026 9:00 AM' is not after Start '1/13/2026 5:00 PM'; a shift that ends after midnight ends on the next day's date.",
       },
-      { file: 'shifts', row: 3, column: 'Groups', message: "The count 'two' for group 'kitchen' is not a whole number; write, for example, kitchen:2." },
-      { file: 'shifts', row: 4, column: 'Groups', message: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' },
-      { file: 'shifts', row: 5, column: 'Groups', message: "Group 'kitchen' is listed twice in 'kitchen:1,kitchen:2'; list each group once." },
-      { file: 'shifts', row: 6, column: 'Groups', message: 'Groups entry \'kitchen\' has no count; write group:count, such as "kitchen:2, bar:1".' },
+      {
+        file: 'shifts',
+        row: 3,
+        column: 'Groups',
+        id: 'B',
+        message: "The count 'two' for group 'kitchen' is not a whole number; write, for example, kitchen:2.",
+      },
+      { file: 'shifts', row: 4, column: 'Groups', id: 'C', message: 'Groups is blank; write group:count pairs such as "kitchen:2, bar:1".' },
+      { file: 'shifts', row: 5, column: 'Groups', id: 'D', message: "Group 'kitchen' is listed twice in 'kitchen:1,kitchen:2'; list each group once." },
+      { file: 'shifts', row: 6, column: 'Groups', id: 'E', message: 'Groups entry \'kitchen\' has no count; write group:count, such as "kitchen:2, bar:1".' },
     ]);
   });
 
   it('counts rows as a spreadsheet does: blank rows and multi-line quoted cells', () => {
     const v = Buffer.from('Name,Group,Max Hours\n\n"Ana\nRuiz",kitchen,x\n');
     expect(errorsOf(v, SHIFTS)).to.deep.equal([
-      { file: 'volunteers', row: 3, column: 'Max Hours', message: "Max Hours 'x' is not a number >= 0; write hours such as 8, or 999 for unlimited." },
+      {
+        file: 'volunteers',
+        row: 3,
+        column: 'Max Hours',
+        id: 'Ana\nRuiz',
+        message: "Max Hours 'x' is not a number >= 0; write hours such as 8, or 999 for unlimited.",
+      },
     ]);
   });
 
@@ -155,7 +185,7 @@ describe('CSV input', () => {
       message: "Column 'Name' appears twice in the header; keep one.",
     });
     expect(errorsOf(crlf(['ID,Name,Group,Max Hours', 'v1,Ana,k,8', 'v1,Ben,k,8', ',Cy,k,8']), SHIFTS)).to.deep.equal([
-      { file: 'volunteers', row: 3, column: 'ID', message: "ID 'v1' is already used in row 2; IDs must be unique." },
+      { file: 'volunteers', row: 3, column: 'ID', id: 'v1', message: "ID 'v1' is already used in row 2; IDs must be unique." },
       { file: 'volunteers', row: 4, column: 'ID', message: 'ID is blank; give every row an ID, or remove the ID column to use names.' },
     ]);
   });
@@ -285,6 +315,7 @@ describe('CSV input', () => {
         file: 'volunteers',
         row: 2,
         column: 'Available',
+        id: 'Ana',
         message: 'Available has 15 more bad windows in this cell besides the 10 listed; fix those and upload again.',
       });
     });
@@ -309,32 +340,43 @@ describe('CSV input', () => {
           file: 'volunteers',
           row: 2,
           column: 'additional groups',
+          id: 'Ana',
           message: "Additional Groups lists 'driver' twice in 'driver, driver'; list each group once, such as \"driver, kitchen\".",
         },
         {
           file: 'volunteers',
           row: 2,
           column: 'Available',
+          id: 'Ana',
           message: "Available window start '3/8/2026 2:30 AM' does not exist in America/Chicago: the clocks skip that hour (daylight saving time).",
         },
-        { file: 'volunteers', row: 2, column: 'Available', message: `Available window '6/6/2026 8:00 AM' is not start - end; write it as ${window}.` },
+        {
+          file: 'volunteers',
+          row: 2,
+          column: 'Available',
+          id: 'Ana',
+          message: `Available window '6/6/2026 8:00 AM' is not start - end; write it as ${window}.`,
+        },
         {
           file: 'volunteers',
           row: 2,
           column: 'UNAVAILABLE',
+          id: 'Ana',
           message: `Unavailable ';' has no window; write windows such as ${window}, separated by ;, or leave the cell blank.`,
         },
-        { file: 'volunteers', row: 2, column: 'Min Rest Hours', message: "Min Rest Hours '49' is not a number of hours from 0 to 48, such as 10." },
+        { file: 'volunteers', row: 2, column: 'Min Rest Hours', id: 'Ana', message: "Min Rest Hours '49' is not a number of hours from 0 to 48, such as 10." },
         {
           file: 'volunteers',
           row: 2,
           column: 'Max Shifts Per Day',
+          id: 'Ana',
           message: "Max Shifts Per Day '0' is not a whole number of shifts from 1 to 100000, such as 2.",
         },
         {
           file: 'volunteers',
           row: 3,
           column: 'Available',
+          id: 'Ben',
           message:
             "Available window '6/6/2026 9:00 AM - 6/6/2026 8:00 AM' does not end after it starts; a window that ends after midnight ends on the next day's date (or give only the end time, such as 2:00 AM).",
         },
@@ -342,6 +384,7 @@ describe('CSV input', () => {
           file: 'volunteers',
           row: 3,
           column: 'Available',
+          id: 'Ben',
           message:
             "Available window '6/6/2026 8:00 AM - 8:00 AM' ends when it starts; write a later end time, or an earlier one for a window that ends the next day.",
         },
@@ -349,19 +392,22 @@ describe('CSV input', () => {
           file: 'volunteers',
           row: 3,
           column: 'UNAVAILABLE',
+          id: 'Ben',
           message: "Unavailable window end '13:00 PM' is not hh:mm AM|PM: the hour must be 1 to 12 with AM or PM.",
         },
-        { file: 'volunteers', row: 3, column: 'Min Rest Hours', message: "Min Rest Hours '-1' is not a number of hours from 0 to 48, such as 10." },
+        { file: 'volunteers', row: 3, column: 'Min Rest Hours', id: 'Ben', message: "Min Rest Hours '-1' is not a number of hours from 0 to 48, such as 10." },
         {
           file: 'volunteers',
           row: 3,
           column: 'Max Shifts Per Day',
+          id: 'Ben',
           message: "Max Shifts Per Day '1.5' is not a whole number of shifts from 1 to 100000, such as 2.",
         },
         {
           file: 'volunteers',
           row: 4,
           column: 'Available',
+          id: 'Cy',
           message:
             "Available window '3/8/2026 1:00 AM - 2:30 AM' ends at a time that does not exist in America/Chicago: the clocks skip that hour (daylight saving time).",
         },
@@ -369,38 +415,44 @@ describe('CSV input', () => {
           file: 'volunteers',
           row: 4,
           column: 'UNAVAILABLE',
+          id: 'Cy',
           message: `Unavailable window end '5pm' is not MM/DD/YYYY hh:mm AM|PM nor hh:mm AM|PM; write the window as ${window}.`,
         },
-        { file: 'volunteers', row: 4, column: 'Min Rest Hours', message: "Min Rest Hours 'ten' is not a number of hours from 0 to 48, such as 10." },
+        { file: 'volunteers', row: 4, column: 'Min Rest Hours', id: 'Cy', message: "Min Rest Hours 'ten' is not a number of hours from 0 to 48, such as 10." },
         {
           file: 'volunteers',
           row: 4,
           column: 'Max Shifts Per Day',
+          id: 'Cy',
           message: "Max Shifts Per Day '100001' is not a whole number of shifts from 1 to 100000, such as 2.",
         },
         {
           file: 'volunteers',
           row: 5,
           column: 'Available',
+          id: 'Di',
           message: "Available window start '6/31/2026 9:00 AM' is not MM/DD/YYYY hh:mm AM|PM: 2026-06 has 30 days.",
         },
-        { file: 'volunteers', row: 5, column: 'UNAVAILABLE', message: `Unavailable window '6/6/2026 9:00 AM -' has no end; write it as ${window}.` },
+        { file: 'volunteers', row: 5, column: 'UNAVAILABLE', id: 'Di', message: `Unavailable window '6/6/2026 9:00 AM -' has no end; write it as ${window}.` },
         {
           file: 'shifts',
           row: 2,
           column: 'Priority',
+          id: 'A',
           message: "Priority '6' is not a whole number from 1 (the default) to 5, where 5 is filled first, such as 3.",
         },
         {
           file: 'shifts',
           row: 3,
           column: 'Priority',
+          id: 'B',
           message: "Priority 'high' is not a whole number from 1 (the default) to 5, where 5 is filled first, such as 3.",
         },
         {
           file: 'shifts',
           row: 4,
           column: 'Priority',
+          id: 'C',
           message: "Priority '2.0' is not a whole number from 1 (the default) to 5, where 5 is filled first, such as 3.",
         },
       ]);
