@@ -46,7 +46,7 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 400,
     title: 'The CSV upload is not valid',
     explanation:
-      'A part of the multipart upload is missing or empty, or a CSV file has a missing column or bad cells. errors lists every bad cell as {file, row, column, message}, with rows numbered as a spreadsheet shows them (the header is row 1).',
+      'A part of the multipart upload is missing or empty, or a CSV file has a missing column or bad cells (a date not in one of the accepted forms, M/D/YYYY h:mm AM|PM, M/D/YYYY H:MM or YYYY-MM-DD HH:MM, one form per file; a day/month order that cannot be told apart), or the request the files describe breaks a rule of the contract (such as a group asked for in another upper/lower case than the volunteers write it). errors lists every problem as {file, row, column, id, message}, and code for a rule found after reading the cells, with rows numbered as a spreadsheet shows them (the header is row 1).',
   },
   'invalid-encoding': {
     slug: 'invalid-encoding',

@@ -163,12 +163,33 @@ describe('POST /api/schedule/csv', function () {
         {
           code: 'redundant_additional_group',
           pointer: '/volunteers/0/additional_groups/0',
-          id: 'Ana',
           message: "'kitchen' is already this volunteer's group; listing it in additional_groups is ignored.",
           id: 'Ana',
           file: 'volunteers',
           row: 2,
           column: 'Additional Groups',
+        },
+      ]);
+    });
+
+    it('400 invalid-csv for a group asked in another case than the volunteers write it: the cell, the id and the code', async () => {
+      const res = await upload(
+        ['Name,Group,Max Hours', 'Ana,medic,8', 'Bo,kitchen,8'],
+        ['Name,Start,End,Groups', 'Gate,6/6/2026 8:00 AM,6/6/2026 12:00 PM,"Medic:1, kitchen:1"'],
+        { timezone: 'America/Chicago' },
+      );
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.type).to.equal('/problems/invalid-csv');
+      expectSchema('problem-details', res.body);
+      expect(res.body.errors).to.deep.equal([
+        {
+          file: 'shifts',
+          row: 2,
+          column: 'Groups',
+          id: 'Gate',
+          code: 'group_name_mismatch',
+          message:
+            "Shift 'Gate' asks for group 'Medic', which no volunteer has; volunteers have 'medic', which differs only in upper/lower case or spaces. Write 'medic' here (or rename the volunteers' group) so these slots can be filled.",
         },
       ]);
     });
