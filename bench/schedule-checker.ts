@@ -143,7 +143,15 @@ const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 function zoneOffset(ms: number, timeZone: string): number {
   let format = offsetFormats.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+    });
     offsetFormats.set(timeZone, format);
   }
   const n: Record<string, number> = Object.fromEntries(format.formatToParts(ms).map((p) => [p.type, Number(p.value)]));
@@ -709,7 +717,10 @@ function renameGroupFalse(sug: Json, p: Short, ctx: ConflictContext): string | u
   if (p.members.length > 0) return 'the group has members';
   if (!Number.isInteger(sug.filled) || sug.filled < 1 || sug.filled > missing) return `filled ${sug.filled} is not 1 to ${missing}`;
   const free = [...ctx.facts.vById.values()].filter(
-    (v) => v.groups.includes(sug.group) && !assignmentOf(ctx.schedule, v, p.s) && applied({ code: 'add_group' }, { ...v, groups: [...v.groups, p.g] }, p, ctx) === undefined,
+    (v) =>
+      v.groups.includes(sug.group) &&
+      !assignmentOf(ctx.schedule, v, p.s) &&
+      applied({ code: 'add_group' }, { ...v, groups: [...v.groups, p.g] }, p, ctx) === undefined,
   );
   return free.length >= sug.filled ? undefined : `only ${free.length} members of ${sug.group} are free, not ${sug.filled}`;
 }

@@ -17,7 +17,10 @@ const { problemTypes } = await import(join(root, 'dist/src/service/problems.js')
 export const REFERENCE_PATH = join(root, 'docs/api-reference.md');
 
 /** Markdown table cell: no pipes or line breaks. */
-const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const cell = (text) =>
+  String(text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ');
 const anchor = (file) => `schema-${file.replace(/\.json$/, '')}`;
 const schemaLink = (ref) => {
   const [file, pointer] = ref.replace(/^schemas\//, '').split('#');
@@ -113,19 +116,28 @@ export function reference() {
     '## Authentication',
     '',
   ];
-  for (const [name, scheme] of Object.entries(doc.components.securitySchemes ?? {})) lines.push(`- \`${name}\`: HTTP ${scheme.scheme} (${scheme.bearerFormat ?? ''}). ${cell(scheme.description)}`);
+  for (const [name, scheme] of Object.entries(doc.components.securitySchemes ?? {}))
+    lines.push(`- \`${name}\`: HTTP ${scheme.scheme} (${scheme.bearerFormat ?? ''}). ${cell(scheme.description)}`);
   lines.push('', '## Endpoints', '');
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       if (typeof op === 'object' && op.responses) lines.push(...endpointSection(path, method, op, doc.components));
     }
   }
-  lines.push('## Problem types', '', 'Every error is RFC 9457 problem details (`application/problem+json`) with one of these types; `GET /problems/<slug>` explains each.', '');
+  lines.push(
+    '## Problem types',
+    '',
+    'Every error is RFC 9457 problem details (`application/problem+json`) with one of these types; `GET /problems/<slug>` explains each.',
+    '',
+  );
   lines.push('| type | status | title | when, and what to do |', '| --- | --- | --- | --- |');
   for (const p of Object.values(problemTypes)) lines.push(`| \`/problems/${p.slug}\` | ${p.status} | ${cell(p.title)} | ${cell(p.explanation)} |`);
   lines.push('', '## Schemas', '');
   for (const [name, schema] of [...registry.schemas.entries()].sort(([a], [b]) => a.localeCompare(b))) lines.push(...schemaSection(`${name}.json`, schema));
-  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`;
+  return `${lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd()}\n`;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -55,7 +55,9 @@ export function availabilityLockWarnings(problem: Problem, out: CappedEntries<Wa
     out.add('lock_unavailable', () => ({
       code: 'lock_unavailable',
       message: `The locked assignment of ${displayName(v)} to '${s.id}' (${formatWindow(s.start, s.end, problem.zone)}) is kept, but ${
-        why.window ? `it overlaps their unavailable window ${formatWindow(why.window.start, why.window.end, problem.zone)}` : 'it lies outside their available windows'
+        why.window
+          ? `it overlaps their unavailable window ${formatWindow(why.window.start, why.window.end, problem.zone)}`
+          : 'it lies outside their available windows'
       }.`,
       pointer: lockPointer(lock),
     }));

@@ -130,7 +130,9 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     // One medic is in 't' (same hours), Cy has 2 hours: one medic is free for 's'.
     expect(c.suggestions[0]).to.deep.equal({ code: 'rename_group', group: 'medic', filled: 1 });
     expect(c.suggestions[1]).to.deep.equal({ code: 'add_volunteers', group: 'medics', count: 3, filled: 3 });
-    expect(c.reasons[1]).to.equal("Asking for group 'medic' here instead would fill one slot with its volunteers who are free then, and every slot filled now stays filled.");
+    expect(c.reasons[1]).to.equal(
+      "Asking for group 'medic' here instead would fill one slot with its volunteers who are free then, and every slot filled now stays filled.",
+    );
     const next = applySuggestion(request, c.suggestions[0], c);
     const { result } = await solve(next);
     expect(filledSlots(next, result)).to.equal(filledSlots(request, r) + 1);
@@ -160,7 +162,9 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     expect(c.reasons.join(' ')).to.include("'early' 2026-06-13 22:00 - 2026-06-14 02:00 CDT");
     expect(c.reasons.join(' ')).to.not.include('UTC');
     // The result's own times stay UTC (the contract's form).
-    expect(r.roster).to.deep.equal([{ shift_id: 'early', group: 'bar', volunteer_id: 'v2', locked: true, start: '2026-06-14T03:00:00Z', end: '2026-06-14T07:00:00Z' }]);
+    expect(r.roster).to.deep.equal([
+      { shift_id: 'early', group: 'bar', volunteer_id: 'v2', locked: true, start: '2026-06-14T03:00:00Z', end: '2026-06-14T07:00:00Z' },
+    ]);
     expect(c.details.find((d: Json) => d.code === 'unavailable').window).to.deep.equal({ start: '2026-06-14T14:00:00Z', end: '2026-06-14T17:00:00Z' });
   });
 

@@ -86,7 +86,6 @@ describe('POST /api/schedule', function () {
     ]);
   });
 
-
   it('debug=true adds diagnostics that match the schema', async () => {
     const { request: http } = testApp();
     const res = await http.post('/api/schedule?debug=true').send(request());
