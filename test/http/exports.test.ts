@@ -62,7 +62,8 @@ function wallClock(iso: string, zone: string): string {
 }
 
 function readCsv(raw: Buffer): string[][] {
-  return parse<string[]>(raw, { bom: true, relax_column_count: false });
+  const rows: string[][] = parse(raw, { bom: true, relax_column_count: false });
+  return rows;
 }
 
 function events(text: string): ICAL.Event[] {
