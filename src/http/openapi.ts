@@ -354,6 +354,24 @@ function referencePaths(): Json {
         },
       },
     },
+    '/app': {
+      get: {
+        tags: ['reference'],
+        operationId: 'app',
+        summary: "The coordinator's page",
+        description:
+          'Upload the two CSV exports (or a JSON request), schedule with a key, and see the timeline, the hours per volunteer and why each empty slot is empty; download the CSV and iCalendar exports. Served by the service with its script and style (/app/assets/), no CDN.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The HTML page.',
+            headers: headerRefs(...COMMON),
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
     '/openapi.json': {
       get: {
         tags: ['reference'],
