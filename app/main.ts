@@ -341,7 +341,7 @@ async function run(event: SubmitEvent): Promise<void> {
     state.request = request;
     state.zone = zone;
     render(result, parseCsv(new TextDecoder().decode(state.csv)));
-    setStatus(`Done in ${Math.round((Date.now() - started) / 100) / 10} s.`);
+    setStatus(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     byId('results-title').focus();
   } catch (e) {
     showError(`The service could not be reached: ${e instanceof Error ? e.message : String(e)}`);

@@ -194,6 +194,9 @@ describe('GET /app in headless Chromium', function () {
     expect(await page.locator('#results script').count()).to.equal(0);
     expect(await page.locator('#timeline .time').first().textContent()).to.equal('8:00 AM – 12:00 PM');
     expect(dialogs).to.equal(0);
+    await page.locator('#timeline').evaluate((e) => {
+      e.scrollIntoView();
+    });
     await page.screenshot({ path: join(OUT, 'app-hostile.png') });
     expect(
       seen.problems.filter((p) => !/401/.test(p)),
