@@ -1,9 +1,9 @@
-// npm run build: generates the schema types, compiles into a fresh folder, and swaps it in for
-// dist/ with renames. A service or CLI already running from dist/ keeps working while a build
+// npm run build: generates the schema types, compiles the service and the page (app/) into a
+// fresh folder, and swaps it in for dist/ with renames. A service or CLI already running from dist/ keeps working while a build
 // runs (nothing is deleted under it), and a build never leaves dist/ half-written. The build
 // stamp (dist/BUILD-STAMP) lets bin/volunteer-scheduler.js tell a missing or stale build.
 import { execFileSync } from 'node:child_process';
-import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +17,10 @@ rmSync(fresh, { recursive: true, force: true });
 run(join(root, 'scripts', 'generate-types.mjs'), []);
 try {
   run(join(root, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', 'tsconfig.json', '--outDir', fresh]);
+  // The coordinator's page (/app): app/*.ts for the browser (its own tsconfig, DOM types), with
+  // its HTML and CSS copied beside the script. Served by src/http/routes/app-page.ts.
+  run(join(root, 'node_modules', 'typescript', 'bin', 'tsc'), ['-p', join('app', 'tsconfig.json'), '--outDir', join(fresh, 'app')]);
+  for (const file of ['index.html', 'app.css']) copyFileSync(join(root, 'app', file), join(fresh, 'app', file));
 } catch {
   rmSync(fresh, { recursive: true, force: true });
   process.exit(1);

@@ -5,7 +5,7 @@
 //   requestContext  - request id, API-Version, access log
 //   problemResponder - every thrown error becomes problem+json
 //   emptyStatus     - a bodiless 404/405/501 left by the routers becomes a problem
-//   public routes   - /problems (no key needed)
+//   public routes   - /problems, /docs, /app (no key needed)
 //   API routes      - /api/*, behind authentication, quota and usage history (accessControl)
 //   allowedMethods  - 405 with Allow for a known path and a wrong method (made a problem above)
 import Router from '@koa/router';
@@ -20,6 +20,7 @@ import { usageRoutes } from './routes/usage.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { docsRoutes } from './routes/docs.js';
+import { appRoutes } from './routes/app-page.js';
 import { corsAllowlist, securityHeaders } from './middleware/security.js';
 import { solveAdmission } from './middleware/solve-admission.js';
 import { operationsRoutes, type ReadinessChecks } from './routes/operations.js';
@@ -92,6 +93,7 @@ export function createApp(deps: AppDeps): Koa {
   problemRoutes(publicRouter);
   operationsRoutes(publicRouter, { metrics, readiness, schemas: deps.schemas, openapi: openApiDocument(deps.config, deps.schemas) });
   docsRoutes(publicRouter);
+  appRoutes(publicRouter);
 
   // Exact matching (case and trailing slash): one spelling per route, so a policy decided by
   // the route (quota, body limits, admission) cannot be dodged by another spelling of its path.

@@ -142,9 +142,34 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
   // The scheduling options' query parameters come from schemas/schedule-options.json.
   const SCHEDULE_QUERY = optionParameters(registry);
   const scheduleOk = {
-    description: 'The schedule.',
-    headers: headerRefs(...LIMITED),
-    content: { 'application/json': { schema: ref('schedule-result.json') } },
+    description:
+      'The schedule: the JSON result by default (and for an Accept it cannot serve); with Accept: text/csv the roster as a spreadsheet opens it, with Accept: text/calendar as iCalendar (Content-Disposition: attachment). The exports count against the quota like JSON.',
+    headers: {
+      ...headerRefs(...LIMITED),
+      'Content-Disposition': {
+        description: 'For the exports: attachment; filename="roster.csv", "roster.ics", or roster-<volunteer_id> with ?volunteer_id=.',
+        schema: { type: 'string' },
+      },
+    },
+    content: {
+      'application/json': { schema: ref('schedule-result.json') },
+      'text/csv': {
+        schema: {
+          type: 'string',
+          description:
+            "UTF-8 with BOM, CRLF. Header Shift ID,Start,End,Group,Volunteer ID,Volunteer Name,Locked; one row per assignment in the roster's order, then one row per empty slot (Volunteer ID empty, Volunteer Name UNFILLED). Start and End as the CSV input reads them (M/D/YYYY h:mm AM) in ?timezone=, else the request's timezone, else UTC. Locked is yes or no. A cell beginning with =, +, -, @, tab or CR is prefixed with '. With ?volunteer_id= only that volunteer's rows.",
+        },
+        example:
+          '\uFEFFShift ID,Start,End,Group,Volunteer ID,Volunteer Name,Locked\r\nsat-am,6/6/2026 8:00 AM,6/6/2026 12:00 PM,kitchen,v1,Ana Ruiz,no\r\nsat-am,6/6/2026 8:00 AM,6/6/2026 12:00 PM,kitchen,,UNFILLED,no\r\n',
+      },
+      'text/calendar': {
+        schema: {
+          type: 'string',
+          description:
+            'RFC 5545 iCalendar: one VEVENT per assignment, UID <shift_id>.<volunteer_id>@volunteer-scheduler (URL-encoded; stable across runs), SUMMARY "<group>: <shift_id> (<volunteer name>)", DTSTART and DTEND in UTC. With ?volunteer_id= only that volunteer\'s events.',
+        },
+      },
+    },
   };
   return {
     '/api/schedule': {
@@ -327,6 +352,24 @@ function referencePaths(): Json {
         responses: {
           '200': {
             description: 'The HTML page (Swagger UI, served locally).',
+            headers: headerRefs(...COMMON),
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          '405': API_ERRORS['405'],
+        },
+      },
+    },
+    '/app': {
+      get: {
+        tags: ['reference'],
+        operationId: 'app',
+        summary: "The coordinator's page",
+        description:
+          'Upload the two CSV exports (or a JSON request), schedule with a key, and see the timeline, the hours per volunteer and why each empty slot is empty; download the CSV and iCalendar exports. Served by the service with its script and style (/app/assets/), no CDN.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'The HTML page.',
             headers: headerRefs(...COMMON),
             content: { 'text/html': { schema: { type: 'string' } } },
           },

@@ -8,8 +8,17 @@ import type { BackendName } from '../engine/backends/backend.js';
 import type { JsonSchema, SchemaRegistry } from '../input/schema-registry.js';
 import type { FieldError, Warning } from '../types/schema-types.js';
 import { clip } from '../input/entry-caps.js';
+import { isTimeZone, notATimeZone } from '../input/time-zone.js';
 import { ProblemError } from './problems.js';
 import type { ScheduleCall } from './schedule-service.js';
+
+/** A scheduling call with what its exports are asked for (CSV and iCalendar; JSON ignores them). */
+export interface ScheduleOptions extends ScheduleCall {
+  /** ?timezone=: the zone the CSV export writes times in (else the request's zone). */
+  exportZone?: string;
+  /** ?volunteer_id=: the exports cover this volunteer only. */
+  volunteerId?: string;
+}
 
 /** Option values as a query string or the CLI gives them: text, possibly repeated. */
 export type RawOptions = Record<string, string | string[] | undefined>;
@@ -32,7 +41,8 @@ export function optionParameters(registry: SchemaRegistry): Array<Record<string,
   });
 }
 
-const HINT = 'the options are debug=true|lp, time_limit=SECONDS and solver=highs|jslp.';
+const HINT =
+  'the options are debug=true|lp, time_limit=SECONDS, solver=highs|jslp, and for the CSV and iCalendar exports timezone=IANA_ZONE and volunteer_id=ID.';
 
 /** What each failing option is told, by name. */
 function optionMessage(name: string, text: string): string {
@@ -43,6 +53,10 @@ function optionMessage(name: string, text: string): string {
       return `is '${clip(text)}'; use a number of seconds above 0, such as time_limit=5.`;
     case 'solver':
       return `is '${clip(text)}'; use solver=highs (the default) or solver=jslp.`;
+    case 'timezone':
+      return `is '${clip(text)}'; use an IANA time zone name such as timezone=America/Chicago.`;
+    case 'volunteer_id':
+      return 'is empty; give the id of one volunteer of the request, such as volunteer_id=v1.';
     default:
       return `is not known; ${HINT}`;
   }
@@ -53,7 +67,7 @@ export function parseScheduleOptions(
   raw: RawOptions,
   config: Pick<Config, 'solveTimeLimitDefault' | 'solveTimeLimitMax'>,
   registry: SchemaRegistry,
-): ScheduleCall {
+): ScheduleOptions {
   const errors: FieldError[] = [];
   const fail = (name: string, code: string, message: string): void => {
     errors.push({ pointer: '', code, message: `query parameter ${clip(name)} ${message}` });
@@ -80,6 +94,8 @@ export function parseScheduleOptions(
   for (const name of known) {
     if (repeated.has(name)) fail(name, 'repeated_parameter', `is given ${repeated.get(name)} times; give it once.`);
     else if (invalid.has(name)) fail(name, 'invalid_parameter', optionMessage(name, texts[name] ?? ''));
+    else if (name === 'timezone' && texts.timezone !== undefined && !isTimeZone(texts.timezone))
+      errors.push({ pointer: '', code: 'invalid_parameter', message: notATimeZone('query parameter timezone', texts.timezone) });
   }
   if (errors.length > 0) {
     throw new ProblemError('invalid-request', `The query has ${errors.length === 1 ? 'an error' : `${errors.length} errors`}; each is listed in errors.`, {
@@ -93,7 +109,7 @@ function callFrom(
   values: Record<string, unknown>,
   texts: Record<string, string>,
   config: Pick<Config, 'solveTimeLimitDefault' | 'solveTimeLimitMax'>,
-): ScheduleCall {
+): ScheduleOptions {
   const warnings: Warning[] = [];
   let timeLimitS = config.solveTimeLimitDefault;
   const asked = values.time_limit as number | undefined;
@@ -107,5 +123,12 @@ function callFrom(
     timeLimitS = asked;
   }
   const debug = (values.debug ?? 'false') as 'true' | 'lp' | 'false';
-  return { backend: (values.solver ?? 'highs') as BackendName, timeLimitS, debug: debug === 'false' ? 'off' : debug, warnings };
+  return {
+    backend: (values.solver ?? 'highs') as BackendName,
+    timeLimitS,
+    debug: debug === 'false' ? 'off' : debug,
+    warnings,
+    ...(texts.timezone !== undefined ? { exportZone: texts.timezone } : {}),
+    ...(texts.volunteer_id !== undefined ? { volunteerId: texts.volunteer_id } : {}),
+  };
 }

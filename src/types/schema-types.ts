@@ -387,6 +387,14 @@ export interface ScheduleOptions {
    * Solver backend: highs (the default) or jslp, over the same model.
    */
   solver?: 'highs' | 'jslp';
+  /**
+   * Exports only (Accept: text/csv): the IANA time zone Start and End are written in. Default: the request's timezone (JSON: top-level timezone, else rules.timezone; CSV upload: its timezone field), else UTC. The calendar's times are always UTC.
+   */
+  timezone?: string;
+  /**
+   * Exports only (Accept: text/csv or text/calendar): only this volunteer's assignments (the CSV then has no UNFILLED rows). A 400 when no volunteer of the request has this id.
+   */
+  volunteer_id?: string;
 }
 
 export interface ScheduleRequest {

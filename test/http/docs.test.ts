@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { packageRoot } from '../../src/package-root.js';
-import { listener, releaseIfSet, testApp } from '../helpers/app.js';
+import { releaseIfSet } from '../helpers/app.js';
+import { launchChromium, serveTestApp } from '../helpers/browser.js';
 
 export const SCREENSHOT = join(packageRoot, 'test-output', 'docs.png');
 
@@ -15,22 +16,8 @@ describe('GET /docs in headless Chromium', function () {
   let base: string;
 
   before(async () => {
-    server = createServer(listener(testApp().app));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    // Debian's Chromium (apt-get install chromium); .ci/run installs it when missing.
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    ({ server, base } = await serveTestApp());
+    browser = await launchChromium();
   });
   after(async () => {
     await releaseIfSet(browser, (b) => b.close());

@@ -2,7 +2,7 @@
 // `volunteers` and `shifts`, optional text fields `timezone`, `min_rest_hours` and
 // `max_shifts_per_day`). The files become the same request as the JSON endpoint's and go
 // through the same validation and engine. Uploads land in a folder of their own, removed after
-// the request whatever happens.
+// the request whatever happens. The answer is JSON, or an export as the Accept header asks.
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { koaBody } from 'koa-body';
@@ -20,6 +20,7 @@ import type { CsvError } from '../../types/schema-types.js';
 import { overLimit, ProblemError } from '../../service/problems.js';
 import type { Metrics } from '../metrics.js';
 import { parseScheduleOptions } from '../../service/options.js';
+import { checkVolunteer, negotiate, respond } from './exports.js';
 
 interface UploadedFile {
   filepath: string;
@@ -110,6 +111,7 @@ export function scheduleCsvRoutes(
 ): void {
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleOptions(ctx.query, deps.config, deps.schemas);
+    const format = negotiate(ctx);
     if (!ctx.is('multipart/form-data')) {
       const sent = ctx.get('Content-Type') || 'no Content-Type';
       throw new ProblemError(
@@ -149,9 +151,9 @@ export function scheduleCsvRoutes(
         min_rest_hours: fields.min_rest_hours,
         max_shifts_per_day: fields.max_shifts_per_day,
       });
+      checkVolunteer(call, prepared.problem);
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
-      ctx.type = 'application/json';
-      ctx.body = answer.json;
+      respond(ctx, format, prepared.problem, answer, call);
       status = 'ok';
     } finally {
       timer?.({ status });

@@ -1,6 +1,7 @@
 // POST /api/schedule: a schedule for a JSON payload. The query options (debug, time_limit,
 // solver) are read by the service layer (service/options.ts, from schemas/schedule-options.json);
-// the body is prepared on an input worker, then solved and rendered.
+// the body is prepared on an input worker, then solved and rendered as the Accept header asks
+// (JSON, or the CSV and iCalendar exports of routes/exports.ts).
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Config } from '../../config/config.js';
@@ -11,6 +12,7 @@ import type { InputPreparer } from '../../service/input-preparer.js';
 import type { Scheduler } from '../../engine/scheduler.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { Metrics } from '../metrics.js';
+import { checkVolunteer, negotiate, respond } from './exports.js';
 
 export function scheduleRoutes(
   router: Router,
@@ -18,14 +20,15 @@ export function scheduleRoutes(
 ): void {
   router.post('/api/schedule', deps.admit, jsonBody(deps.config.limits.maxJsonBodyBytes), async (ctx) => {
     const call = parseScheduleOptions(ctx.query, deps.config, deps.schemas);
+    const format = negotiate(ctx);
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule' });
     let status = 'error';
     try {
       const prepared = await deps.preparer.prepareJson(ctx.state.body!);
+      checkVolunteer(call, prepared.problem);
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       status = 'ok';
-      ctx.type = 'application/json';
-      ctx.body = answer.json;
+      respond(ctx, format, prepared.problem, answer, call);
     } finally {
       timer?.({ status });
     }

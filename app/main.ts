@@ -1,0 +1,605 @@
+// The coordinator's page at /app: a key, the two CSV exports (or a JSON request) and a time zone
+// in; the schedule out as a timeline, hours per volunteer, the reasons beside every empty slot,
+// and the CSV and iCalendar exports of POST /api/schedule(/csv) to download. Plain DOM: every
+// name and sentence from the service is set as text (textContent, createTextNode), never as
+// HTML, and the page runs under the service's Content-Security-Policy (no inline script).
+
+interface RosterEntry {
+  shift_id: string;
+  group: string | null;
+  volunteer_id: string;
+  locked: boolean;
+  start: string;
+  end: string;
+}
+interface Conflict {
+  shift_id: string;
+  group: string;
+  reasons: string[];
+  required: number;
+  assigned: number;
+  missing: number;
+  /** Only counted: the service writes each as a sentence at the end of reasons. */
+  suggestions: unknown[];
+}
+interface ScheduleResult {
+  unfilled_shifts: string[];
+  fairness_score: number;
+  conflicts: Conflict[];
+  volunteers: Record<string, { assigned_hours: number; assigned_shifts: string[] }>;
+  warnings: Array<{ code: string; message: string }>;
+  roster: RosterEntry[];
+}
+interface Problem {
+  title?: string;
+  detail?: string;
+  errors?: Array<{ message?: string }>;
+}
+
+/** A wall-clock time in the chosen zone. */
+interface Wall {
+  day: string;
+  minutes: number;
+  label: string;
+}
+interface Slot {
+  volunteerId: string | null;
+  locked: boolean;
+  conflict?: Conflict;
+}
+interface ShiftView {
+  id: string;
+  group: string;
+  start: Wall;
+  end: Wall;
+  slots: Slot[];
+}
+
+/** What one run sent, so the downloads ask the service for the same schedule. */
+interface RunRequest {
+  url: string;
+  body: () => BodyInit;
+  headers: Record<string, string>;
+}
+
+const NO_GROUP = '(no group)';
+
+function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`#${id} is missing`);
+  return found as T;
+}
+
+/** An element with attributes and children; strings become text nodes (never HTML). */
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+  for (const child of children) node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  return node;
+}
+
+function clear(node: HTMLElement): void {
+  node.replaceChildren();
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+// ---- time ----
+
+function zones(): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  const all = intl.supportedValuesOf ? intl.supportedValuesOf('timeZone') : [];
+  return all.includes('UTC') ? all : ['UTC', ...all];
+}
+
+function validZone(zone: string): boolean {
+  if (!/^[A-Za-z]/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function clockLabel(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = String(minutes % 60).padStart(2, '0');
+  return `${h % 12 === 0 ? 12 : h % 12}:${m} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+function wallFromParts(year: number, month: number, day: number, minutes: number): Wall {
+  const iso = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return { day: iso, minutes, label: clockLabel(minutes) };
+}
+
+/** A UTC instant (RFC 3339) as the wall clock of `zone`. */
+function wallOf(iso: string, zone: string): Wall {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const part = (type: string): number => Number(parts.find((p) => p.type === type)?.value ?? '0');
+  return wallFromParts(part('year'), part('month'), part('day'), part('hour') * 60 + part('minute'));
+}
+
+/** A CSV export time, `M/D/YYYY h:mm AM`, already in the zone. */
+function wallOfCsv(text: string): Wall | undefined {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4}) (\d{1,2}):(\d{2}) (AM|PM)$/.exec(text.trim());
+  if (!m) return undefined;
+  const hour = (Number(m[4]) % 12) + (m[6] === 'PM' ? 12 : 0);
+  return wallFromParts(Number(m[3]), Number(m[1]), Number(m[2]), hour * 60 + Number(m[5]));
+}
+
+function dayHeading(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', timeZone: 'UTC' });
+}
+
+// ---- CSV export (as the service writes it) ----
+
+/** Reads the service's CSV export: BOM, CRLF, quoted cells. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const s = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (quoted) {
+      if (c === '"' && s[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && s[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The export guards cells against formulas with a leading apostrophe; the page shows the name as written. */
+function unguard(cell: string): string {
+  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+}
+
+// ---- sentences ----
+
+function fairnessInWords(score: number): string {
+  const word = score === 0 ? 'perfectly even' : score < 0.05 ? 'very even' : score < 0.15 ? 'fairly even' : score < 0.4 ? 'somewhat uneven' : 'uneven';
+  return `Hours are spread ${word} (fairness score ${score}; 0 means everyone has the same hours, higher means less even).`;
+}
+
+// ---- state ----
+
+const state: {
+  names: Map<string, string>;
+  result?: ScheduleResult;
+  request?: RunRequest;
+  zone: string;
+  /** The CSV export's bytes, as the service sent them (BOM included). */
+  csv?: ArrayBuffer;
+} = { names: new Map(), zone: 'UTC' };
+
+/** A volunteer's name; with the id beside it when another volunteer has the same name. */
+function nameOf(id: string): string {
+  const name = state.names.get(id) ?? id;
+  if (name === id) return name;
+  let same = 0;
+  for (const other of state.names.values()) if (other === name) same++;
+  return same > 1 ? `${name} (${id})` : name;
+}
+
+function setStatus(text: string, busy = false): void {
+  const status = byId('status');
+  status.textContent = text;
+  status.classList.toggle('busy', busy);
+}
+
+function showError(problem: Problem | string): void {
+  const box = byId('error');
+  clear(box);
+  if (typeof problem === 'string') {
+    box.append(el('p', {}, problem));
+    return;
+  }
+  box.append(el('p', {}, el('strong', {}, problem.title ?? 'The service refused the request'), `: ${problem.detail ?? ''}`));
+  const list = (problem.errors ?? []).slice(0, 20).map((e) => el('li', {}, e.message ?? ''));
+  if (list.length > 0) box.append(el('ul', {}, ...list));
+}
+
+async function readProblem(response: Response): Promise<Problem> {
+  try {
+    return (await response.json()) as Problem;
+  } catch {
+    return { title: `HTTP ${response.status}`, detail: response.statusText };
+  }
+}
+
+function key(): string {
+  return byId<HTMLInputElement>('api-key').value.trim();
+}
+
+function file(id: string): File | undefined {
+  return byId<HTMLInputElement>(id).files?.[0];
+}
+
+function source(): 'csv' | 'json' {
+  return document.querySelector<HTMLInputElement>('input[name="source"]:checked')?.value === 'json' ? 'json' : 'csv';
+}
+
+async function buildRequest(zone: string): Promise<RunRequest | string> {
+  const query = `?timezone=${encodeURIComponent(zone)}`;
+  if (source() === 'csv') {
+    const volunteers = file('volunteers-file');
+    const shifts = file('shifts-file');
+    if (!volunteers || !shifts) return 'Choose both files: the volunteers export and the shifts export.';
+    const minRest = byId<HTMLInputElement>('min-rest').value.trim();
+    const maxPerDay = byId<HTMLInputElement>('max-per-day').value.trim();
+    return {
+      url: `/api/schedule/csv${query}`,
+      headers: {},
+      body: () => {
+        const form = new FormData();
+        form.append('volunteers', volunteers, volunteers.name);
+        form.append('shifts', shifts, shifts.name);
+        form.append('timezone', zone);
+        if (minRest !== '') form.append('min_rest_hours', minRest);
+        if (maxPerDay !== '') form.append('max_shifts_per_day', maxPerDay);
+        return form;
+      },
+    };
+  }
+  const json = file('request-file');
+  if (!json) return 'Choose the JSON request file.';
+  const text = await json.text();
+  try {
+    const parsed = JSON.parse(text) as { volunteers?: Array<{ id?: unknown; name?: unknown }> };
+    for (const v of parsed.volunteers ?? []) if (typeof v.id === 'string' && typeof v.name === 'string') state.names.set(v.id, v.name);
+  } catch {
+    return 'The JSON file is not valid JSON.';
+  }
+  return { url: `/api/schedule${query}`, headers: { 'Content-Type': 'application/json' }, body: () => text };
+}
+
+async function call(request: RunRequest, accept: string): Promise<Response> {
+  return fetch(request.url, {
+    method: 'POST',
+    headers: { ...request.headers, Authorization: `Bearer ${key()}`, Accept: accept },
+    body: request.body(),
+  });
+}
+
+async function run(event: SubmitEvent): Promise<void> {
+  event.preventDefault();
+  clear(byId('error'));
+  const zone = byId<HTMLInputElement>('time-zone').value.trim() || 'UTC';
+  if (key() === '') {
+    showError('Enter your API key first.');
+    byId('api-key').focus();
+    return;
+  }
+  if (!validZone(zone)) {
+    showError(`"${zone}" is not a time zone name; pick one from the list, such as America/Chicago or UTC.`);
+    byId('time-zone').focus();
+    return;
+  }
+  state.names = new Map();
+  const request = await buildRequest(zone);
+  if (typeof request === 'string') {
+    showError(request);
+    return;
+  }
+  const button = byId<HTMLButtonElement>('run');
+  button.disabled = true;
+  const form = byId('run-form');
+  form.setAttribute('aria-busy', 'true');
+  const started = Date.now();
+  const tick = (): void => {
+    setStatus(`Solving… ${Math.round((Date.now() - started) / 1000)} s (a large schedule can take up to a minute)`, true);
+  };
+  tick();
+  const timer = window.setInterval(tick, 1000);
+  try {
+    const response = await call(request, 'application/json');
+    if (!response.ok) {
+      showError(await readProblem(response));
+      setStatus('');
+      return;
+    }
+    const result = (await response.json()) as ScheduleResult;
+    setStatus('Solved; preparing the roster…', true);
+    // The CSV export: the roster for the download, the names of the volunteers (CSV uploads),
+    // and the times of the shifts nobody could be found for.
+    const csvResponse = await call(request, 'text/csv');
+    if (!csvResponse.ok) {
+      showError(await readProblem(csvResponse));
+      setStatus('');
+      return;
+    }
+    state.csv = await csvResponse.arrayBuffer();
+    state.result = result;
+    state.request = request;
+    state.zone = zone;
+    render(result, parseCsv(new TextDecoder().decode(state.csv)));
+    setStatus(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    byId('results-title').focus();
+  } catch (e) {
+    showError(`The service could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+    setStatus('');
+  } finally {
+    window.clearInterval(timer);
+    button.disabled = false;
+    form.removeAttribute('aria-busy');
+  }
+}
+
+// ---- rendering ----
+
+function buildShifts(result: ScheduleResult, csvRows: string[][]): ShiftView[] {
+  const views = new Map<string, ShiftView>();
+  const view = (shiftId: string, group: string, start: Wall, end: Wall): ShiftView => {
+    const k = `${shiftId}\u0000${group}`;
+    let v = views.get(k);
+    if (!v) {
+      v = { id: shiftId, group, start, end, slots: [] };
+      views.set(k, v);
+    }
+    return v;
+  };
+  const times = new Map<string, { start: Wall; end: Wall }>();
+  for (const row of csvRows.slice(1)) {
+    const [shiftId, start, end, , volunteerId, name] = row.map(unguard);
+    const s = wallOfCsv(start ?? '');
+    const e = wallOfCsv(end ?? '');
+    if (shiftId !== undefined && s && e) times.set(shiftId, { start: s, end: e });
+    if (volunteerId && name && !state.names.has(volunteerId)) state.names.set(volunteerId, name);
+  }
+  for (const entry of result.roster) {
+    const v = view(entry.shift_id, entry.group ?? NO_GROUP, wallOf(entry.start, state.zone), wallOf(entry.end, state.zone));
+    v.slots.push({ volunteerId: entry.volunteer_id, locked: entry.locked });
+    times.set(entry.shift_id, { start: v.start, end: v.end });
+  }
+  for (const conflict of result.conflicts) {
+    const t = times.get(conflict.shift_id) ?? { start: wallFromParts(1970, 1, 1, 0), end: wallFromParts(1970, 1, 1, 0) };
+    const v = view(conflict.shift_id, conflict.group, t.start, t.end);
+    for (let i = 0; i < conflict.missing; i++) v.slots.push({ volunteerId: null, locked: false, conflict });
+  }
+  return [...views.values()].sort((a, b) => a.start.day.localeCompare(b.start.day) || a.start.minutes - b.start.minutes);
+}
+
+function slotItem(slot: Slot, shift: ShiftView, index: number): HTMLLIElement {
+  if (slot.volunteerId !== null) {
+    const item = el('li', { class: slot.locked ? 'slot filled locked' : 'slot filled' }, el('span', { class: 'name' }, nameOf(slot.volunteerId)));
+    if (slot.locked) item.append(' ', el('span', { class: 'badge' }, 'Locked'));
+    return item;
+  }
+  const conflict = slot.conflict;
+  const item = el('li', { class: 'slot empty' }, el('span', { class: 'name' }, 'Empty slot'));
+  if (conflict) {
+    const details = el('details', { class: 'why', id: `why-${shift.id}-${shift.group}-${index}`.replace(/[^A-Za-z0-9_-]/g, '_') });
+    // The service ends the reasons with one sentence per suggestion, in the suggestions' order.
+    const fills = conflict.suggestions.length < conflict.reasons.length ? conflict.suggestions.length : 0;
+    const why = conflict.reasons.slice(0, conflict.reasons.length - fills);
+    details.append(el('summary', {}, 'Why is it empty?'));
+    details.append(el('p', { class: 'why-head' }, `${conflict.assigned} of ${conflict.required} ${conflict.group} slots filled. Why:`));
+    details.append(el('ul', { class: 'reasons' }, ...why.map((r) => el('li', {}, r))));
+    if (fills > 0) {
+      details.append(el('p', { class: 'why-head' }, 'What would fill it:'));
+      details.append(el('ul', { class: 'suggestions' }, ...conflict.reasons.slice(-fills).map((r) => el('li', {}, r))));
+    } else {
+      details.append(el('p', {}, 'No single change was found that fills it.'));
+    }
+    item.append(details);
+  }
+  return item;
+}
+
+function shiftCard(shift: ShiftView): HTMLElement {
+  const card = el('article', { class: 'shift', 'aria-label': `${shift.id}, ${shift.group}` });
+  const bar = el('div', { class: 'bar', 'aria-hidden': 'true' }, el('span', { class: 'bar-fill' }));
+  const fill = bar.firstElementChild as HTMLElement;
+  const startMin = shift.start.minutes;
+  const endMin = shift.end.day === shift.start.day ? shift.end.minutes : 24 * 60;
+  fill.style.left = `${(startMin / 1440) * 100}%`;
+  fill.style.width = `${Math.max(1, ((endMin - startMin) / 1440) * 100)}%`;
+  const empty = shift.slots.filter((s) => s.volunteerId === null).length;
+  card.append(
+    el('h5', {}, shift.id),
+    el('p', { class: 'time' }, `${shift.start.label} – ${shift.end.label}${shift.end.day !== shift.start.day ? ' (next day)' : ''}`),
+    bar,
+    el('ul', { class: 'slots', 'aria-label': `${plural(shift.slots.length, 'slot')}, ${empty} empty` }, ...shift.slots.map((s, i) => slotItem(s, shift, i))),
+  );
+  if (empty > 0) card.classList.add('has-empty');
+  return card;
+}
+
+function renderTimeline(shifts: ShiftView[]): void {
+  const timeline = byId('timeline');
+  clear(timeline);
+  const days = [...new Set(shifts.map((s) => s.start.day))].sort();
+  const groups = [...new Set(shifts.map((s) => s.group))];
+  const table = el('table', { class: 'grid' });
+  table.append(el('caption', {}, `Shifts by group (rows) and day (columns), times in ${state.zone}`));
+  table.append(el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Group'), ...days.map((d) => el('th', { scope: 'col' }, dayHeading(d))))));
+  const body = el('tbody');
+  for (const group of groups) {
+    const row = el('tr', {}, el('th', { scope: 'row' }, group));
+    for (const day of days) {
+      const cell = el('td');
+      for (const shift of shifts.filter((s) => s.group === group && s.start.day === day)) cell.append(shiftCard(shift));
+      row.append(cell);
+    }
+    body.append(row);
+  }
+  table.append(body);
+  timeline.append(table);
+}
+
+function renderVolunteers(result: ScheduleResult): void {
+  const table = byId('volunteers');
+  clear(table);
+  const entries = Object.entries(result.volunteers).sort((a, b) => b[1].assigned_hours - a[1].assigned_hours || nameOf(a[0]).localeCompare(nameOf(b[0])));
+  const most = Math.max(1, ...entries.map(([, v]) => v.assigned_hours));
+  table.append(el('caption', {}, 'Assigned hours of every volunteer, most first'));
+  table.append(
+    el('thead', {}, el('tr', {}, el('th', { scope: 'col' }, 'Volunteer'), el('th', { scope: 'col' }, 'Hours'), el('th', { scope: 'col' }, 'Shifts'))),
+  );
+  const body = el('tbody');
+  for (const [id, v] of entries) {
+    const fill = el('span', { class: 'hours-fill' });
+    fill.style.width = `${(v.assigned_hours / most) * 100}%`;
+    body.append(
+      el(
+        'tr',
+        {},
+        el('th', { scope: 'row' }, nameOf(id)),
+        el(
+          'td',
+          { class: 'hours' },
+          el('span', { class: 'hours-bar', 'aria-hidden': 'true' }, fill),
+          el('span', { class: 'hours-text' }, `${v.assigned_hours} h`),
+        ),
+        el('td', {}, String(v.assigned_shifts.length)),
+      ),
+    );
+  }
+  table.append(body);
+  byId('fairness').textContent = fairnessInWords(result.fairness_score);
+}
+
+function renderRosterTable(csvRows: string[][]): void {
+  const table = byId('roster');
+  clear(table);
+  const [header, ...rows] = csvRows;
+  if (!header) return;
+  table.append(el('caption', {}, `Every slot, in shift order, times in ${state.zone}`));
+  table.append(el('thead', {}, el('tr', {}, ...header.map((h) => el('th', { scope: 'col' }, h)))));
+  table.append(
+    el('tbody', {}, ...rows.map((r) => el('tr', r[5] === 'UNFILLED' && r[4] === '' ? { class: 'unfilled' } : {}, ...r.map((c) => el('td', {}, unguard(c)))))),
+  );
+}
+
+function render(result: ScheduleResult, csvRows: string[][]): void {
+  const shifts = buildShifts(result, csvRows);
+  const slots = shifts.reduce((n, s) => n + s.slots.length, 0);
+  const empty = result.conflicts.reduce((n, c) => n + c.missing, 0);
+  byId('summary').textContent =
+    `${slots - empty} of ${plural(slots, 'slot')} filled` +
+    (empty === 0
+      ? '; every shift is fully staffed.'
+      : `; ${plural(empty, 'slot')} in ${plural(result.unfilled_shifts.length, 'shift')} stay empty (see “Why is it empty?” beside each).`);
+  const warnings = byId('warnings');
+  clear(warnings);
+  for (const w of result.warnings) warnings.append(el('li', {}, w.message));
+  renderTimeline(shifts);
+  renderVolunteers(result);
+  renderRosterTable(csvRows);
+  byId('results').hidden = false;
+}
+
+// ---- downloads ----
+
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = el('a', { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => {
+    URL.revokeObjectURL(url);
+  }, 10_000);
+}
+
+async function downloadCalendar(): Promise<void> {
+  if (!state.request) return;
+  clear(byId('error'));
+  setStatus('Preparing the calendar…', true);
+  try {
+    const response = await call(state.request, 'text/calendar');
+    if (!response.ok) {
+      showError(await readProblem(response));
+      setStatus('');
+      return;
+    }
+    save(await response.blob(), 'roster.ics');
+    setStatus('The calendar is downloaded.');
+  } catch (e) {
+    showError(`The service could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+    setStatus('');
+  }
+}
+
+// ---- wiring ----
+
+function wireDrop(zone: HTMLElement): void {
+  const input = document.getElementById(zone.dataset.drop ?? '') as HTMLInputElement | null;
+  if (!input) return;
+  zone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => {
+    zone.classList.remove('over');
+  });
+  zone.addEventListener('drop', (e) => {
+    e.preventDefault();
+    zone.classList.remove('over');
+    if (e.dataTransfer && e.dataTransfer.files.length > 0) input.files = e.dataTransfer.files;
+  });
+}
+
+function start(): void {
+  const list = byId('time-zones');
+  for (const zone of zones()) list.append(el('option', { value: zone }));
+  const zoneInput = byId<HTMLInputElement>('time-zone');
+  zoneInput.value = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="source"]')) {
+    radio.addEventListener('change', () => {
+      const json = source() === 'json';
+      byId('csv-inputs').hidden = json;
+      byId('csv-rules').hidden = json;
+      byId('json-inputs').hidden = !json;
+    });
+  }
+  byId<HTMLInputElement>('request-file').addEventListener('change', () => {
+    void file('request-file')
+      ?.text()
+      .then((text) => {
+        const zone = (JSON.parse(text) as { timezone?: unknown }).timezone;
+        if (typeof zone === 'string') zoneInput.value = zone;
+      })
+      .catch(() => undefined);
+  });
+  for (const zone of document.querySelectorAll<HTMLElement>('[data-drop]')) wireDrop(zone);
+  byId<HTMLFormElement>('run-form').addEventListener('submit', (e) => void run(e));
+  byId('download-csv').addEventListener('click', () => {
+    if (state.csv !== undefined) save(new Blob([state.csv], { type: 'text/csv;charset=utf-8' }), 'roster.csv');
+  });
+  byId('download-ics').addEventListener('click', () => void downloadCalendar());
+  byId('print').addEventListener('click', () => {
+    window.print();
+  });
+  byId('results-title').setAttribute('tabindex', '-1');
+}
+
+start();
