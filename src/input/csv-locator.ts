@@ -55,11 +55,23 @@ export const byPlace = (a: { file: CsvFile; row?: number }, b: { file: CsvFile; 
   FILE_ORDER[a.file] - FILE_ORDER[b.file] || (a.row ?? 0) - (b.row ?? 0);
 
 export class CsvLocator {
-  constructor(private readonly sheets: Partial<Record<CsvFile, LocatedSheet>>) {}
+  /**
+   * `locks`: each current assignment read from a Locked Volunteers cell, in request order, with
+   * its shifts-file row and its volunteer's id; `lockColumn`: that column's header as written.
+   */
+  constructor(
+    private readonly sheets: Partial<Record<CsvFile, LocatedSheet>>,
+    private readonly locks: ReadonlyArray<{ row: number; id: string }> = [],
+    private readonly lockColumn?: string,
+  ) {}
 
   /** The cell (or row) a pointer into the built request stands for; undefined for a pointer outside the two lists (rules, the whole request). */
   locate(pointer: string): CsvLocation | undefined {
     const [list, index, field] = parsePointer(pointer);
+    if (list === 'current_assignments' && index !== undefined && /^\d{1,9}$/.test(index)) {
+      const lock = this.locks[Number(index)];
+      return lock && { file: 'shifts', row: lock.row, ...(this.lockColumn === undefined ? {} : { column: this.lockColumn }), id: lock.id };
+    }
     const file = list === undefined ? undefined : FILE_OF.get(list);
     if (file === undefined || index === undefined || !/^\d{1,9}$/.test(index)) return undefined;
     const sheet = this.sheets[file];
@@ -73,7 +85,8 @@ export class CsvLocator {
   /** A validation warning with the file, row, column and id its pointer stands for; the pointer is kept (the fields are additions). */
   locateWarning(warning: Warning): Warning {
     const at = warning.pointer === undefined ? undefined : this.locate(warning.pointer);
-    return at ? { ...warning, ...at } : warning;
+    // A warning that names its own id (a shift's lock_headcount_exceeded) keeps it.
+    return at ? { ...warning, ...at, ...(warning.id === undefined ? {} : { id: warning.id }) } : warning;
   }
 
   /**

@@ -12,6 +12,7 @@ import type { CsvError, ScheduleRequest, Volunteer, Warning } from '../types/sch
 import { type CsvRules, MAX_SHIFTS_PER_DAY, MIN_REST_HOURS, type NumberRule, PRIORITY, readNumber } from './csv-fields.js';
 import { type DateReading, DateSurvey } from './csv-dates.js';
 import { byPlace, CsvLocator } from './csv-locator.js';
+import { NameSuggester } from './did-you-mean.js';
 import { CappedList, clip, ERRORS_PER_CODE, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from './entry-caps.js';
 import { isoUtc } from './format.js';
 import { MAX_HEADCOUNT, MAX_HOURS } from './problem.js';
@@ -63,6 +64,7 @@ const COLUMNS: Record<CsvFile, Column[]> = {
     { name: 'Groups', required: true },
     { name: 'ID', required: false },
     { name: 'Priority', required: false },
+    { name: 'Locked Volunteers', required: false },
   ],
 };
 
@@ -312,9 +314,12 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   if (sheets.shifts) noteShiftTimes(survey, sheets.shifts);
   const dates = survey.settle();
   for (const e of dates.errors) errors.push(e);
+  const volunteers = sheets.volunteers ? volunteerRows(sheets.volunteers, clock, dates.readings.volunteers, found) : [];
+  const locks = sheets.shifts ? lockedVolunteers(sheets.shifts, volunteers, errors) : [];
   const request: ScheduleRequest = {
-    volunteers: sheets.volunteers ? volunteerRows(sheets.volunteers, clock, dates.readings.volunteers, found) : [],
+    volunteers,
     unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, dates.readings.shifts, found) : [],
+    ...(locks.length > 0 ? { current_assignments: locks.map(({ shift_id, volunteer_id }) => ({ shift_id, volunteer_id })) } : {}),
     rules: { ...rules, timezone: zone },
   };
   if (errors.length > 0) {
@@ -330,7 +335,12 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   }
   const more = warnings.overflow((code, n): Warning => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, n) }));
   const located = (s: IdentifiedSheet | undefined) => s && { rows: s.sheet.rows.map((r, i) => ({ row: r.row, id: s.ids[i]! })), headers: s.sheet.headers };
-  const locator = new CsvLocator({ volunteers: located(sheets.volunteers), shifts: located(sheets.shifts) });
+  const lockCells = locks.map(({ row, volunteer_id }) => ({ row, id: volunteer_id }));
+  const locator = new CsvLocator(
+    { volunteers: located(sheets.volunteers), shifts: located(sheets.shifts) },
+    lockCells,
+    sheets.shifts?.sheet.headers.get('Locked Volunteers'),
+  );
   return { ok: true, request, warnings: [...warnings.list(), ...more], locator };
 }
 
@@ -424,6 +434,55 @@ function cellError(file: CsvFile, { sheet, ids }: IdentifiedSheet, i: number, er
   return (column, message) => {
     errors.push({ file, row, column: sheet.headers.get(column)!, ...id, message });
   };
+}
+
+/**
+ * The Locked Volunteers cells of the shifts file: assignments already made (JSON's
+ * current_assignments), each entry a volunteer's ID or the Name of exactly one volunteer (a
+ * Name two volunteers share is refused); entries separated by ";" (names may hold commas: "Ruiz, Ana"). In row order,
+ * each with its spreadsheet row; an entry that names nobody, or several, is an error at the cell.
+ */
+function lockedVolunteers(
+  shifts: IdentifiedSheet,
+  volunteers: ScheduleRequest['volunteers'],
+  errors: CappedList<CsvError>,
+): Array<{ shift_id: string; volunteer_id: string; row: number }> {
+  if (!shifts.sheet.headers.has('Locked Volunteers')) return [];
+  const ids = new Set(volunteers.map((v) => v.id));
+  const byName = new Map<string, string[]>();
+  for (const v of volunteers) if (v.name !== undefined) byName.set(v.name, [...(byName.get(v.name) ?? []), v.id]);
+  const hints = new NameSuggester([...ids, ...byName.keys()]);
+  const out: Array<{ shift_id: string; volunteer_id: string; row: number }> = [];
+  shifts.sheet.rows.forEach(({ row, cells }, i) => {
+    const cell = cells.get('Locked Volunteers') ?? '';
+    if (cell === '') return;
+    const err = cellError('shifts', shifts, i, errors);
+    const seen = new Set<string>();
+    for (const entry of cell.split(';').map((e) => e.trim())) {
+      if (entry === '') continue;
+      // A Name several volunteers share is refused even where it is also an ID (without an ID
+      // column, the first "Ana" is identified as Ana and the second as "Ana #2").
+      const byThisName = byName.get(entry) ?? [];
+      const named = byThisName.length <= 1 && ids.has(entry) ? [entry] : byThisName;
+      if (named.length !== 1) {
+        err(
+          'Locked Volunteers',
+          named.length === 0
+            ? `Locked Volunteers names ${quote(entry)}, who is in the volunteers file by neither ID nor Name${hints.didYouMean(entry)} Separate several with ";".`
+            : `Locked Volunteers names ${quote(entry)}, the Name of ${named.length} volunteers (${named.map((x) => quote(x)).join(', ')}); write the ID of the one meant.`,
+        );
+        continue;
+      }
+      const volunteer = named[0]!;
+      if (seen.has(volunteer)) {
+        err('Locked Volunteers', `Locked Volunteers lists ${quote(entry)} twice in ${quote(cell)}; list each volunteer once.`);
+        continue;
+      }
+      seen.add(volunteer);
+      out.push({ shift_id: shifts.ids[i]!, volunteer_id: volunteer, row });
+    }
+  });
+  return out;
 }
 
 /** The volunteers of the volunteers file, windows read on `clock` as `reading` says; each bad cell goes to the findings. */

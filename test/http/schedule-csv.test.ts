@@ -172,6 +172,72 @@ describe('POST /api/schedule/csv', function () {
       ]);
     });
 
+    it('keeps the assignments of the Locked Volunteers column (by ID or name), with lock warnings at the cell', async () => {
+      const volunteers = ['ID,Name,Group,Max Hours', 'v1,"Ruiz, Ana",kitchen,4', 'v2,Bo,kitchen,8', 'v3,Cy,kitchen,8'];
+      const shifts = [
+        'ID,Name,Start,End,Groups,Locked Volunteers',
+        'am,Breakfast,6/6/2026 8:00 AM,6/6/2026 12:00 PM,kitchen:1,"Ruiz, Ana"',
+        'pm,Lunch,6/6/2026 12:00 PM,6/6/2026 4:00 PM,kitchen:2,v1; v3',
+      ];
+      const res = await upload(volunteers, shifts, {});
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expectSchema('schedule-result', res.body);
+      const locked = res.body.roster.filter((r: Json) => r.locked).map((r: Json) => [r.shift_id, r.volunteer_id]);
+      expect(locked).to.deep.equal([
+        ['am', 'v1'],
+        ['pm', 'v1'],
+        ['pm', 'v3'],
+      ]);
+      // Ana (4 hours) is locked into 8: the warning points at the cell of the lock that passed her hours.
+      expect(res.body.warnings).to.deep.equal([
+        {
+          code: 'lock_max_hours_exceeded',
+          message: 'Locked assignments give Ruiz, Ana (v1) 8 hours, over max_hours 4; they are kept and nothing more is added.',
+          pointer: '/current_assignments/1',
+          id: 'v1',
+          file: 'shifts',
+          row: 3,
+          column: 'Locked Volunteers',
+        },
+      ]);
+      const json = {
+        volunteers: [
+          { id: 'v1', name: 'Ruiz, Ana', group: 'kitchen', max_hours: 4 },
+          { id: 'v2', name: 'Bo', group: 'kitchen', max_hours: 8 },
+          { id: 'v3', name: 'Cy', group: 'kitchen', max_hours: 8 },
+        ],
+        unassigned_shifts: [
+          { id: 'am', start: '2026-06-06T08:00:00Z', end: '2026-06-06T12:00:00Z', required_groups: { kitchen: 1 } },
+          { id: 'pm', start: '2026-06-06T12:00:00Z', end: '2026-06-06T16:00:00Z', required_groups: { kitchen: 2 } },
+        ],
+        current_assignments: [
+          { shift_id: 'am', volunteer_id: 'v1' },
+          { shift_id: 'pm', volunteer_id: 'v1' },
+          { shift_id: 'pm', volunteer_id: 'v3' },
+        ],
+        rules: { timezone: 'UTC' },
+      };
+      expect(checkSchedule(json, res.body)).to.deep.equal([]);
+    });
+
+    it('400 invalid-csv for a Locked Volunteers entry that names nobody, or a name two volunteers share', async () => {
+      const res = await upload(
+        ['Name,Group,Max Hours', 'Ana,kitchen,8', 'Ana,kitchen,8', 'Bo,kitchen,8'],
+        ['Name,Start,End,Groups,Locked Volunteers', 'A,6/6/2026 8:00 AM,6/6/2026 12:00 PM,kitchen:2,Boo; Ana'],
+        {},
+      );
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.errors.map((e: Json) => [e.file, e.row, e.column, e.message])).to.deep.equal([
+        [
+          'shifts',
+          2,
+          'Locked Volunteers',
+          "Locked Volunteers names 'Boo', who is in the volunteers file by neither ID nor Name; did you mean 'Bo'? Separate several with \";\".",
+        ],
+        ['shifts', 2, 'Locked Volunteers', "Locked Volunteers names 'Ana', the Name of 2 volunteers ('Ana', 'Ana #2'); write the ID of the one meant."],
+      ]);
+    });
+
     it('400 invalid-csv for a group asked in another case than the volunteers write it: the cell, the id and the code', async () => {
       const res = await upload(
         ['Name,Group,Max Hours', 'Ana,medic,8', 'Bo,kitchen,8'],
