@@ -1,12 +1,16 @@
 // npm run bench: runs every benchmark instance in its own process and prints Markdown tables: the
-// 2.1 instances, then the 2.2 rule-heavy ones ("rules"). Options: --only <substring> (instances
-// whose name contains it), --curtois <list> (e.g. 1-12,20; default 1-24), --no-curtois,
-// --no-rules, --time-limit <s> (default 10), --backend highs|jslp.
+// 2.1 instances, then the 2.2 rule-heavy ones ("rules"), then the command line's wall time
+// ("cli", bench/cli.ts). Options: --only <substring> (instances whose name contains it; the
+// command line's are named cli-*, so --only cli runs that table alone), --curtois <list> (e.g.
+// 1-12,20; default 1-24), --no-curtois, --no-rules, --no-cli, --time-limit <s> (default 10),
+// --backend highs|jslp.
 // --compare (with BENCH_BASELINE=<checkout>) runs the 2.1 instances on the baseline checkout and
 // on this one instead, alternately, and prints the before/after table (bench/compare.ts);
-// --repeat <n> measures each side n times there.
+// --repeat <n> measures each side n times there. The command line's table runs on the baseline
+// too whenever BENCH_BASELINE is set, --repeat times a side (default 5).
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { cliJobs, runCliBenchmark } from './cli.js';
 import { runComparison } from './compare.js';
 import { jobs21, jobsRules, measure, type Job } from './measure.js';
 import type { Figures } from './solve-one.js';
@@ -17,6 +21,7 @@ const { values } = parseArgs({
     curtois: { type: 'string' },
     'no-curtois': { type: 'boolean' },
     'no-rules': { type: 'boolean' },
+    'no-cli': { type: 'boolean' },
     'time-limit': { type: 'string' },
     backend: { type: 'string' },
     compare: { type: 'boolean' },
@@ -106,4 +111,6 @@ if (values.compare) {
     console.log('\nRules (2.2): availability windows, additional groups, rest, max 2 shifts a day, priorities 1-5\n');
     table(rules, [c.volunteers, c.shifts, c.demanded, c.filled, c.byPriority, c.bound, c.fairness, c.status, c.first, c.warm, c.memory, c.warnings, c.checker]);
   }
+  const cli = values['no-cli'] ? [] : cliJobs(values.only);
+  if (cli.length > 0) runCliBenchmark(cli, { repeat: Number(values.repeat ?? '5'), baseline: process.env.BENCH_BASELINE });
 }

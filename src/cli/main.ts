@@ -1,17 +1,18 @@
 // The volunteer-scheduler command line: `serve` runs the HTTP service; `validate FILE` checks a
-// request file as POST /api/validate would. Every command has --help; a failing command
-// exits non-zero with its message on stderr.
+// request file as POST /api/validate would; `schedule` solves a request without a server. Every
+// command has --help; a failing command exits non-zero with its message on stderr. A command
+// loads only what it uses: the HTTP service (Koa, the database drivers) for serve, the key
+// store for keys, and for schedule the solver it needs, in this thread for a small request.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, settings } from '../config/config.js';
 import { ProblemError } from '../service/problems.js';
-import { serve } from '../http/server.js';
-import { KEYS_HELP, KeysUsageError, runKeys } from './keys.js';
 import { loadSchemas } from '../input/schema-registry.js';
-import { validateRequest } from '../service/prepare.js';
-import { createScheduler, type SolveProgress } from '../engine/scheduler.js';
+import { prepareCsv, prepareRequest, validateRequest } from '../service/prepare.js';
+import { createScheduler, type Scheduler, type SolveProgress } from '../engine/scheduler.js';
 import { parseScheduleOptions } from '../service/options.js';
-import { scheduleCsv, scheduleRequest } from '../service/schedule-service.js';
+import { IN_THREAD_MAX_SIZE, inThreadScheduler, problemSize, schedulePrepared } from '../service/schedule-service.js';
 
 export interface Io {
   out(text: string): void;
@@ -46,11 +47,26 @@ ${settings.map((s) => `  ${s.name.padEnd(26)} ${s.description} Default: ${s.defa
 Reads FILE (a JSON schedule request; '-' reads standard input), or the two CSV exports
 (Start/End read as wall-clock times in ZONE, an IANA name; default UTC), schedules it with the
 same engine as POST /api/schedule and POST /api/schedule/csv, and prints the result JSON on
-stdout. Exits 0 with a schedule, 1 when the input is invalid (the errors go to stderr), 2 when
-a file cannot be read.
+stdout. Exits 0 with a schedule; 1 when the request, or the value of --time-limit, --solver or
+--debug, is invalid (the errors go to stderr); 2 when a file cannot be read or the arguments are
+wrong (a missing or unknown option, a --pool other than auto, yes or no). Ctrl-C (SIGINT) stops
+it at once, printing nothing.
 
-Options: --time-limit SECONDS, --solver highs|jslp, --debug true|lp
-A solve longer than a second prints a progress line on stderr every second.
+Options: --time-limit SECONDS, --solver highs|jslp, --debug true|lp, --pool auto|yes|no
+
+Where it solves (--pool auto, the default): a request of size ${IN_THREAD_MAX_SIZE.toLocaleString('en-US')} or less is solved in this
+thread, where no worker pool starts and the solver compiles only the code the solve runs: the
+examples answer in about a second or less. The size is the engine's own measure: it solves each
+group (or groups joined by volunteers who can fill several) on its own, and the size sums each
+part's volunteers times its slot kinds (a shift's headcount of one group): the JSON example is
+30, the CSV example 600, 60 volunteers in 3 groups on 60 shifts 1,200. A larger request starts
+the pool of SOLVER_WORKERS solver threads, as the service does: 2.5 s or more to compile the
+solver, then faster code on every core. --pool no or yes forces either; a request solved within
+its time limit gets the same schedule, byte for byte, either way, unless a solver phase is cut
+short by the clock (the engine stops a MIP that finds nothing better for 0.3 s; this thread runs
+slower code, so a rule-heavy request past the threshold can end such a phase sooner here). With
+--debug, a line on stderr says where it solved, and the size.
+A pooled solve longer than a second prints a progress line on stderr every second.
 `,
   validate: `Usage: volunteer-scheduler validate FILE
 
@@ -101,6 +117,7 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
         volunteers: { type: 'string' },
         shifts: { type: 'string' },
         timezone: { type: 'string' },
+        pool: { type: 'string' },
       },
     });
   } catch (e) {
@@ -110,12 +127,15 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   const csv = values.volunteers !== undefined || values.shifts !== undefined;
   if (csv && (values.volunteers === undefined || values.shifts === undefined)) throw new UsageError('schedule needs both --volunteers and --shifts');
   if (csv ? positionals.length !== 0 : positionals.length !== 1) throw new UsageError('schedule takes one JSON FILE, or --volunteers and --shifts');
+  const pool = values.pool ?? 'auto';
+  if (pool !== 'auto' && pool !== 'yes' && pool !== 'no') throw new UsageError(`--pool is '${pool}'; use auto (the default), yes or no`);
   const config = loadConfig();
+  const schemas = loadSchemas();
   const query: Record<string, string> = {};
   if (values['time-limit'] !== undefined) query.time_limit = values['time-limit'];
   if (values.solver !== undefined) query.solver = values.solver;
   if (values.debug !== undefined) query.debug = values.debug;
-  const call = parseScheduleOptions(query, config, loadSchemas());
+  const call = parseScheduleOptions(query, config, schemas);
   const readBytes = (file: string): Buffer => {
     try {
       return readFileSync(file);
@@ -123,24 +143,39 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
       throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   };
-  const input = csv ? { volunteers: readBytes(values.volunteers!), shifts: readBytes(values.shifts!) } : { body: readJson(positionals[0]!) };
-  const scheduler = createScheduler({ workers: config.solverWorkers });
+  const deps = { schemas, limits: config.limits };
+  // Prepared in this thread, before any solver loads: an invalid request exits at once.
+  const prepared = csv
+    ? prepareCsv(readBytes(values.volunteers!), readBytes(values.shifts!), values.timezone ?? 'UTC', deps)
+    : prepareRequest(readJson(positionals[0]!), [], deps);
+  const size = problemSize(prepared.problem);
+  const inThread = pool === 'no' || (pool === 'auto' && size <= IN_THREAD_MAX_SIZE);
+  if (call.debug !== 'off') {
+    const where = inThread ? 'in this thread' : `on ${config.solverWorkers} solver worker thread${config.solverWorkers === 1 ? '' : 's'}`;
+    const why = pool === 'auto' ? `the pool starts above ${IN_THREAD_MAX_SIZE.toLocaleString('en-US')}` : `--pool ${pool}`;
+    io.err(`volunteer-scheduler: size ${size.toLocaleString('en-US')}, solving ${where} (${why})\n`);
+  }
+  if (inThread) {
+    // HiGHS runs as V8's baseline tier compiles it, and is never recompiled by the optimizing
+    // tier: a small solve ends before a recompiled function pays back, and the process cannot
+    // exit before every recompilation under way has finished (measured on the 60 x 60 food bank:
+    // the exit came 1.2-1.9 s after the result was printed; 3.5 s start to exit, 1.4 s without).
+    setFlagsFromString('--no-wasm-dynamic-tiering');
+    setFlagsFromString('--no-wasm-tier-up');
+  }
+  const scheduler: Scheduler = inThread ? await inThreadScheduler(call.backend) : createScheduler({ workers: config.solverWorkers });
   let progress: ProgressLine | undefined;
   try {
     await scheduler.ready();
     const line = new ProgressLine(io);
     progress = line;
-    const deps = { schemas: loadSchemas(), limits: config.limits, scheduler };
     const withProgress = {
       ...call,
       onProgress: (p: SolveProgress) => {
         line.update(p);
       },
     };
-    const answer =
-      'body' in input
-        ? await scheduleRequest(input.body, withProgress, deps, 2)
-        : await scheduleCsv(input.volunteers, input.shifts, values.timezone ?? 'UTC', withProgress, deps, 2);
+    const answer = await schedulePrepared(prepared, withProgress, { ...deps, scheduler }, 2);
     const { subproblems } = answer.output;
     line.update({ groupsDone: subproblems.length, groupsRunning: 0, filled: subproblems.reduce((t, s) => t + s.filled, 0) });
     line.stop();
@@ -225,24 +260,30 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   try {
     switch (command) {
-      case 'serve':
+      case 'serve': {
         if (rest.length > 0) throw new UsageError(`serve takes no arguments (found ${rest.join(' ')}); configure it with environment variables`);
+        const { serve } = await import('../http/server.js');
         await serve();
         return 0;
+      }
       case 'validate':
         return runValidate(rest, io);
       case 'schedule':
         return await runSchedule(rest, io);
-      case 'keys':
-        return await runKeys(rest, io);
+      case 'keys': {
+        const keys = await import('./keys.js');
+        try {
+          return await keys.runKeys(rest, io);
+        } catch (e) {
+          if (!(e instanceof keys.KeysUsageError)) throw e;
+          io.err(`volunteer-scheduler: ${e.message}\n${keys.KEYS_HELP}`);
+          return 2;
+        }
+      }
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (e) {
-    if (e instanceof KeysUsageError) {
-      io.err(`volunteer-scheduler: ${e.message}\n${KEYS_HELP}`);
-      return 2;
-    }
     if (e instanceof UsageError) {
       io.err(`volunteer-scheduler: ${e.message}\n${e.message.startsWith('unknown command') ? USAGE : ''}`);
       return 2;

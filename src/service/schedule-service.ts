@@ -1,14 +1,17 @@
 // The service layer's scheduling call: *prepare* (service/prepare.ts: limits, validation, the
 // engine's problem), *solve* (the scheduler, within the call's budget, cancellable), *render*
 // (JSON today; exports plug in beside renderJson). The HTTP routes and the CLI call these; the
-// routes prepare on input workers, the CLI in its own thread.
+// routes prepare on input workers, the CLI in its own thread. The CLI solves a small problem in
+// its own thread too (inThreadScheduler), a large one on the worker pool, as the service does.
 import type { Limits } from '../config/config.js';
+import type { Problem } from '../input/problem.js';
 import type { SchemaRegistry } from '../input/schema-registry.js';
-import { prepareCsv, prepareRequest, type PreparedProblem } from './prepare.js';
+import { prepareRequest, type PreparedProblem } from './prepare.js';
 import type { BackendName } from '../engine/backends/backend.js';
 import { toOrderedJson } from '../engine/ordered-json.js';
 import { Budget } from '../engine/budget.js';
-import type { EngineOutput, Scheduler, SolveProgress } from '../engine/scheduler.js';
+import { inProcessScheduler, type EngineOutput, type Scheduler, type SolveProgress } from '../engine/scheduler.js';
+import { decompose } from '../engine/subproblem.js';
 import type { Warning } from '../types/schema-types.js';
 
 export interface ScheduleServiceDeps {
@@ -33,7 +36,7 @@ export interface ScheduleAnswer {
   output: EngineOutput;
 }
 
-/** A schedule for a parsed request (CLI, tests, benchmarks): prepare in this thread, then solve. */
+/** A schedule for a parsed request (tests, benchmarks): prepare in this thread, then solve. */
 export async function scheduleRequest(body: unknown, call: ScheduleCall, deps: ScheduleServiceDeps, indent = 0): Promise<ScheduleAnswer> {
   return schedulePrepared(prepareRequest(body, [], deps), call, deps, indent);
 }
@@ -91,14 +94,37 @@ export function renderJson({ output, call, parseMs }: SolvedCall, indent = 0): s
 
 const round = (ms: number): number => Math.round(ms * 100) / 100;
 
-/** A schedule from the two CSV exports, read in this thread (CLI). */
-export async function scheduleCsv(
-  volunteers: Buffer,
-  shifts: Buffer,
-  timezone: string,
-  call: ScheduleCall,
-  deps: ScheduleServiceDeps,
-  indent = 0,
-): Promise<ScheduleAnswer> {
-  return schedulePrepared(prepareCsv(volunteers, shifts, timezone, deps), call, deps, indent);
+/**
+ * The largest problem (see problemSize) the CLI solves in its own thread; a larger one goes to
+ * the solver pool. Measured on the 2-core machine (BENCHMARKS.md, "Command line"): starting the
+ * pool costs 2.5 s and more (each worker compiles all of HiGHS with the optimizing tier first),
+ * so the CLI's thread is sooner, start to exit, at every size measured (up to 138,400). What
+ * bounds it is the schedule: the engine stops a MIP phase that finds nothing better for 0.3 s,
+ * and HiGHS compiled by the baseline tier runs slower, so a rule-heavy request can end such a
+ * phase sooner in this thread. Every request measured up to this size (plain and rule-heavy)
+ * gave the pool's schedule in this thread; above it, rule-heavy ones of size 2,640 and 3,660 did
+ * not. Time-limited requests (the scarce benchmark, 18,072) also fill more on the pool's lanes.
+ */
+export const IN_THREAD_MAX_SIZE = 2000;
+
+/**
+ * A problem's size as the engine weighs its parts: it solves each independent part (a group, or
+ * groups joined by volunteers who can fill several) on its own, and a part's model grows with
+ * its volunteers times its slot kinds (a shift's headcount of one group). The sum over parts.
+ */
+export function problemSize(problem: Problem): number {
+  return decompose(problem).reduce((total, sub) => total + sub.volunteers.length * sub.shifts.length, 0);
+}
+
+/**
+ * A scheduler that solves in this thread with only `backend` loaded: no worker thread starts,
+ * and HiGHS is compiled lazily by V8's baseline tier as the solve reaches its code (the pool's
+ * workers compile all of it with the optimizing tier first, seconds of work that pays off only
+ * on large problems). Solving is deterministic: a problem solved within its time gets the
+ * pool's schedule, byte for byte. The solve holds this thread until it ends.
+ */
+export async function inThreadScheduler(backend: BackendName): Promise<Scheduler> {
+  if (backend === 'jslp') return inProcessScheduler({ jslp: (await import('../engine/backends/jslp-backend.js')).jslpBackend });
+  const { highsBackend, loadHighs } = await import('../engine/backends/highs-backend.js');
+  return inProcessScheduler({ highs: highsBackend(await loadHighs()) });
 }

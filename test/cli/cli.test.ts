@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { packageRoot } from '../../src/package-root.js';
 import { fixture } from '../helpers/app.js';
 import { runCli, startService } from '../helpers/cli.js';
@@ -16,7 +18,7 @@ describe('volunteer-scheduler CLI', () => {
   });
 
   it('every command has --help', async () => {
-    for (const command of ['serve', 'validate']) {
+    for (const command of ['serve', 'validate', 'schedule']) {
       const r = await runCli([command, '--help']);
       expect(r.code).to.equal(0);
       expect(r.stdout).to.match(new RegExp(`^Usage: volunteer-scheduler ${command}`));
@@ -29,6 +31,35 @@ describe('volunteer-scheduler CLI', () => {
     expect(r.code).to.equal(2);
     expect(r.stderr).to.match(/^volunteer-scheduler: unknown command 'frobnicate'/);
     expect(r.stdout).to.equal('');
+  });
+
+  it('schedule and validate load neither the HTTP service nor a database driver nor a worker pool', function () {
+    this.timeout(30_000);
+    // main() in a process of its own, then the packages it loaded (CommonJS ones register in require.cache).
+    const script = join(tmp, 'loaded.mjs');
+    writeFileSync(
+      script,
+      `import { createRequire } from 'node:module';
+const { main } = await import(${JSON.stringify(pathToFileURL(join(packageRoot, 'dist', 'src', 'cli', 'main.js')).href)});
+const code = await main(process.argv.slice(2), { out: () => {}, err: () => {} });
+const packages = Object.keys(createRequire(import.meta.url).cache).map((p) => /node_modules[\\/]((@[^\\/]+[\\/])?[^\\/]+)/.exec(p)?.[1]);
+process.stdout.write(JSON.stringify({ code, packages: [...new Set(packages.filter(Boolean))] }));`,
+    );
+    const example = join(packageRoot, 'examples', 'request.json');
+    for (const args of [
+      ['schedule', example],
+      ['validate', example],
+    ]) {
+      const r = spawnSync(process.execPath, [script, ...args], { cwd: packageRoot, encoding: 'utf8' });
+      expect(r.status, r.stderr).to.equal(0);
+      const { code, packages } = JSON.parse(r.stdout) as { code: number; packages: string[] };
+      expect(code).to.equal(0);
+      expect(packages).to.include('ajv');
+      expect(
+        packages.filter((p) => /^(koa|@koa\/|pg|better-sqlite3|kysely|piscina|pino|prom-client)/.test(p)),
+        args[0],
+      ).to.deep.equal([]);
+    }
   });
 
   describe('validate FILE', () => {
