@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { ConfigError, loadConfig, settings } from '../config/config.js';
 import { ProblemError } from '../service/problems.js';
+import type { CsvError, FieldError } from '../types/schema-types.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { prepareCsv, prepareRequest, validateRequest } from '../service/prepare.js';
 import { createScheduler, type Scheduler, type SolveProgress } from '../engine/scheduler.js';
@@ -42,10 +43,13 @@ Starts the HTTP service on HOST:PORT. Configuration comes from environment varia
 ${settings.map((s) => `  ${s.name.padEnd(26)} ${s.description} Default: ${s.default}`).join('\n')}
 `,
   schedule: `Usage: volunteer-scheduler schedule FILE [options]
-       volunteer-scheduler schedule --volunteers V.csv --shifts S.csv [--timezone ZONE] [options]
+       volunteer-scheduler schedule --volunteers V.csv --shifts S.csv [--timezone ZONE]
+                                    [--min-rest-hours H] [--max-shifts-per-day N] [options]
 
 Reads FILE (a JSON schedule request; '-' reads standard input), or the two CSV exports
-(Start/End read as wall-clock times in ZONE, an IANA name; default UTC), schedules it with the
+(Start/End read as wall-clock times in ZONE, an IANA name; default UTC; --min-rest-hours and
+--max-shifts-per-day are the upload's rules, as the text fields min_rest_hours and
+max_shifts_per_day of POST /api/schedule/csv), schedules it with the
 same engine as POST /api/schedule and POST /api/schedule/csv, and prints the result JSON on
 stdout. Exits 0 with a schedule; 1 when the request, or the value of --time-limit, --solver or
 --debug, is invalid (the errors go to stderr); 2 when a file cannot be read or the arguments are
@@ -117,6 +121,8 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
         volunteers: { type: 'string' },
         shifts: { type: 'string' },
         timezone: { type: 'string' },
+        'min-rest-hours': { type: 'string' },
+        'max-shifts-per-day': { type: 'string' },
         pool: { type: 'string' },
       },
     });
@@ -127,6 +133,10 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   const csv = values.volunteers !== undefined || values.shifts !== undefined;
   if (csv && (values.volunteers === undefined || values.shifts === undefined)) throw new UsageError('schedule needs both --volunteers and --shifts');
   if (csv ? positionals.length !== 0 : positionals.length !== 1) throw new UsageError('schedule takes one JSON FILE, or --volunteers and --shifts');
+  const ruleFlags = { min_rest_hours: values['min-rest-hours'], max_shifts_per_day: values['max-shifts-per-day'] };
+  if (!csv && (ruleFlags.min_rest_hours !== undefined || ruleFlags.max_shifts_per_day !== undefined)) {
+    throw new UsageError('--min-rest-hours and --max-shifts-per-day go with --volunteers and --shifts; a JSON request carries them in its rules');
+  }
   const pool = values.pool ?? 'auto';
   if (pool !== 'auto' && pool !== 'yes' && pool !== 'no') throw new UsageError(`--pool is '${pool}'; use auto (the default), yes or no`);
   const config = loadConfig();
@@ -146,7 +156,10 @@ async function runSchedule(args: string[], io: Io): Promise<number> {
   const deps = { schemas, limits: config.limits };
   // Prepared in this thread, before any solver loads: an invalid request exits at once.
   const prepared = csv
-    ? prepareCsv(readBytes(values.volunteers!), readBytes(values.shifts!), values.timezone ?? 'UTC', deps)
+    ? prepareCsv(readBytes(values.volunteers!), readBytes(values.shifts!), values.timezone ?? 'UTC', deps, {
+        ...(ruleFlags.min_rest_hours === undefined ? {} : { min_rest_hours: ruleFlags.min_rest_hours }),
+        ...(ruleFlags.max_shifts_per_day === undefined ? {} : { max_shifts_per_day: ruleFlags.max_shifts_per_day }),
+      })
     : prepareRequest(readJson(positionals[0]!), [], deps);
   const size = problemSize(prepared.problem);
   const inThread = pool === 'no' || (pool === 'auto' && size <= IN_THREAD_MAX_SIZE);
@@ -294,7 +307,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     if (e instanceof ProblemError) {
       // A CSV error names its file; a field error its pointer, empty for the query string.
-      const entries = (e.extras.errors ?? []).map((x) => `  ${'file' in x ? x.file : x.pointer || '(query)'}: ${x.message}\n`).join('');
+      const where = (x: CsvError | FieldError): string =>
+        'file' in x
+          ? [x.file, x.row === undefined ? undefined : `row ${x.row}`, x.column, x.id === undefined ? undefined : `id ${x.id}`, x.code]
+              .filter((p) => p !== undefined)
+              .join(', ')
+          : x.pointer || '(query)';
+      const entries = (e.extras.errors ?? []).map((x) => `  ${where(x)}: ${x.message}\n`).join('');
       io.err(`volunteer-scheduler: ${e.detail}\n${entries}`);
       return 1;
     }

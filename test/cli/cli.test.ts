@@ -131,8 +131,34 @@ process.stdout.write(JSON.stringify({ code, packages: [...new Set(packages.filte
       expect(r.stdout).to.equal('');
       expect(r.stderr).to.equal(
         'volunteer-scheduler: The CSV files have 1 problem; each is listed in errors with its file, row and column.\n' +
-          "  volunteers: id 'Ana #2' is already used by volunteers[1]; each volunteer needs its own id.\n",
+          "  volunteers, row 4, Name, id Ana #2, duplicate_id: id 'Ana #2' is already used by volunteers[1]; each volunteer needs its own id.\n",
       );
+    });
+
+    it('takes the upload rules as --min-rest-hours and --max-shifts-per-day, and refuses them with a JSON file', async () => {
+      const examples = (name: string): string => join(packageRoot, 'examples', name);
+      const r = await runCli([
+        'schedule',
+        '--volunteers',
+        examples('volunteers.csv'),
+        '--shifts',
+        examples('shifts.csv'),
+        '--timezone',
+        'America/Chicago',
+        '--min-rest-hours',
+        '12',
+        '--max-shifts-per-day',
+        '1',
+      ]);
+      expect(r.code, r.stderr).to.equal(0);
+      const result = JSON.parse(r.stdout);
+      expect(result.conflicts.flatMap((c: { reasons: string[] }) => c.reasons).join(' ')).to.include('they need 12.');
+      const json = await runCli(['schedule', examples('request.json'), '--min-rest-hours', '3']);
+      expect(json.code).to.equal(2);
+      expect(json.stderr).to.include('--min-rest-hours and --max-shifts-per-day go with --volunteers and --shifts');
+      const bad = await runCli(['schedule', '--volunteers', examples('volunteers.csv'), '--shifts', examples('shifts.csv'), '--min-rest-hours', 'abc']);
+      expect(bad.code).to.equal(1);
+      expect(bad.stderr).to.include('min_rest_hours');
     });
   });
 
