@@ -20,6 +20,14 @@ export class LocalState {
   private readonly roster: Roster;
   /** Assigned pairs per volunteer, kept sorted by shift start. */
   private readonly mine: number[][];
+  /**
+   * Per volunteer, a count of their changes; per pair, that count (plus 1) when canTake last asked
+   * the roster, and its answer. Whether a volunteer fits a shift depends on their own schedule
+   * alone, so an answer holds until they change: the chains ask the same pairs again and again.
+   */
+  private readonly version: Int32Array;
+  private readonly askedAt: Int32Array;
+  private readonly fitted: Uint8Array;
 
   constructor(
     readonly p: Prepared,
@@ -29,6 +37,9 @@ export class LocalState {
     ({ roster: this.roster, filled: this.filled } = rosterOf(p, this.x));
     this.mine = p.sub.volunteers.map(() => []);
     for (let pair = 0; pair < x.length; pair++) if (x[pair]) this.insert(pair);
+    this.version = new Int32Array(p.sub.volunteers.length);
+    this.askedAt = new Int32Array(p.candShift.length);
+    this.fitted = new Uint8Array(p.candShift.length);
   }
 
   private insert(pair: number): void {
@@ -49,6 +60,7 @@ export class LocalState {
   }
 
   assign(pair: number): void {
+    this.version[this.p.candVolunteer[pair]!]!++;
     this.x[pair] = 1;
     this.filled[this.p.candShift[pair]!]!++;
     this.roster.add(this.p.candVolunteer[pair]!, placementOf(this.shiftOf(pair)));
@@ -57,9 +69,10 @@ export class LocalState {
 
   unassign(pair: number): void {
     const v = this.p.candVolunteer[pair]!;
+    this.version[v]!++;
     this.x[pair] = 0;
     this.filled[this.p.candShift[pair]!]!--;
-    this.roster.remove(v, this.shiftOf(pair).index);
+    this.roster.remove(v, this.shiftOf(pair));
     const list = this.mine[v]!;
     list.splice(list.indexOf(pair), 1);
   }
@@ -75,7 +88,14 @@ export class LocalState {
   /** Can `pair`'s volunteer take its shift, if the volunteer gave up `without` (a pair or -1)? */
   canTake(pair: number, without = -1): boolean {
     if (this.x[pair]) return false;
-    return this.roster.fits(this.p.candVolunteer[pair]!, this.shiftOf(pair), without >= 0 ? this.shiftOf(without).index : -1);
+    const v = this.p.candVolunteer[pair]!;
+    if (without >= 0) return this.roster.fits(v, this.shiftOf(pair), this.shiftOf(without));
+    const stamp = this.version[v]! + 1;
+    if (this.askedAt[pair] !== stamp) {
+      this.askedAt[pair] = stamp;
+      this.fitted[pair] = this.roster.fits(v, this.shiftOf(pair)) ? 1 : 0;
+    }
+    return this.fitted[pair] === 1;
   }
 
   /** The volunteer's assigned pairs, in start order. */

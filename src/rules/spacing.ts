@@ -18,8 +18,12 @@ export const restMs = (v: Pick<RuleVolunteer, 'restHours'>): number => v.restHou
 
 /** Whether two shifts of the volunteer conflict (overlap, or too little rest between them). */
 export function conflicts(v: Pick<RuleVolunteer, 'restHours'>, a: Span, b: Span): boolean {
-  const r = restMs(v);
-  return a.start < b.end + r && b.start < a.end + r;
+  return conflictsWithRest(restMs(v), a, b);
+}
+
+/** The same, for a rest already in ms (the roster's hot path keeps each volunteer's). */
+export function conflictsWithRest(restMs: number, a: Span, b: Span): boolean {
+  return a.start < b.end + restMs && b.start < a.end + restMs;
 }
 
 /** Hours between two shifts that do not overlap (0 when they touch). */
