@@ -79,29 +79,49 @@ export function conflictCliques(windows: readonly Span[], r = 0): number[][] {
 /**
  * Per volunteer: the maximal cliques of their candidate slots (as pair indexes), those with at
  * least two members. The cliques of all slots are found once per distinct rest and restricted
- * to each volunteer's candidates: every conflicting pair lies in one of them.
+ * to each volunteer's candidates: every conflicting pair lies in one of them. Only the cliques
+ * holding one of the volunteer's slots are visited (an index from slot to cliques), in clique
+ * order, so the rows come out as a scan of every clique would give them.
  */
 export function volunteerCliques(c: Pick<RowContext, 'volunteers' | 'slots' | 'byVolunteer' | 'pairSlot'>): number[][][] {
-  const byRest = new Map<number, number[][]>();
+  const byRest = new Map<number, { cliques: number[][]; ofSlot: number[][]; seenBy: Int32Array }>();
+  const pairOfSlot = new Int32Array(c.slots.length).fill(-1);
   return c.byVolunteer.map((pairs, vi) => {
     const r = restMs(c.volunteers[vi]!);
-    let slotCliques = byRest.get(r);
-    if (!slotCliques) {
-      slotCliques = conflictCliques(c.slots, r).filter((k) => k.length > 1);
-      byRest.set(r, slotCliques);
+    let index = byRest.get(r);
+    if (!index) {
+      const cliques = conflictCliques(c.slots, r).filter((k) => k.length > 1);
+      const ofSlot: number[][] = c.slots.map(() => []);
+      cliques.forEach((k, id) => {
+        for (const slot of k) ofSlot[slot]!.push(id);
+      });
+      index = { cliques, ofSlot, seenBy: new Int32Array(cliques.length) };
+      byRest.set(r, index);
     }
-    const pairOfSlot = new Map<number, number>();
-    for (const pair of pairs) pairOfSlot.set(c.pairSlot[pair]!, pair);
+    const { cliques, ofSlot, seenBy } = index;
+    const touched: number[] = [];
+    for (const pair of pairs) {
+      const slot = c.pairSlot[pair]!;
+      pairOfSlot[slot] = pair;
+      for (const id of ofSlot[slot]!) {
+        if (seenBy[id] === vi + 1) continue;
+        seenBy[id] = vi + 1;
+        touched.push(id);
+      }
+    }
+    touched.sort((a, b) => a - b);
     const seen = new Set<string>();
     const mine: number[][] = [];
-    for (const clique of slotCliques) {
-      const members = clique.flatMap((s) => (pairOfSlot.has(s) ? [pairOfSlot.get(s)!] : []));
+    for (const id of touched) {
+      const members: number[] = [];
+      for (const slot of cliques[id]!) if (pairOfSlot[slot]! >= 0) members.push(pairOfSlot[slot]!);
       if (members.length < 2) continue;
       const key = members.join(',');
       if (seen.has(key)) continue;
       seen.add(key);
       mine.push(members);
     }
+    for (const pair of pairs) pairOfSlot[c.pairSlot[pair]!] = -1;
     return mine;
   });
 }
