@@ -88,8 +88,8 @@ export function highsBackend(highs: Highs): SolverBackend {
         rowUpper: model.rowUpper.map((x) => (x === Infinity ? highs.infinity : x)),
         matrix: { format: 'csr', numRows: model.numRows, numCols: model.numCols, starts: model.rowStarts, indices: model.indices, values: model.values },
         integrality: model.colInteger.map((i) => (i ? 1 : 0)),
-        colNames: model.colNames,
-        rowNames: model.rowNames,
+        // No names: HiGHS never needs them (the LP text comes from MipModel), and passing tens of
+        // thousands of strings into WebAssembly took tens of ms per model.
       });
       h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
       const all = model.numCols > 0 ? { kind: 'range' as const, from: 0, to: model.numCols - 1 } : undefined;
