@@ -79,51 +79,63 @@ export function conflictCliques(windows: readonly Span[], r = 0): number[][] {
 /**
  * Per volunteer: the maximal cliques of their candidate slots (as pair indexes), those with at
  * least two members. The cliques of all slots are found once per distinct rest and restricted
- * to each volunteer's candidates: every conflicting pair lies in one of them. Only the cliques
- * holding one of the volunteer's slots are visited (an index from slot to cliques), in clique
- * order, so the rows come out as a scan of every clique would give them.
+ * to each volunteer's candidates: every conflicting pair lies in one of them. The cliques come
+ * in time order and each slot lies in a run of consecutive ones (an interval graph), so a sweep
+ * over the runs of the volunteer's slots meets every restricted clique in clique order: the
+ * rows come out as restricting every clique in turn (dropping repeats) would give them.
  */
 export function volunteerCliques(c: Pick<RowContext, 'volunteers' | 'slots' | 'byVolunteer' | 'pairSlot'>): number[][][] {
-  const byRest = new Map<number, { cliques: number[][]; ofSlot: number[][]; seenBy: Int32Array }>();
-  const pairOfSlot = new Int32Array(c.slots.length).fill(-1);
+  const byRest = new Map<number, { first: Int32Array; last: Int32Array }>();
   return c.byVolunteer.map((pairs, vi) => {
     const r = restMs(c.volunteers[vi]!);
-    let index = byRest.get(r);
-    if (!index) {
-      const cliques = conflictCliques(c.slots, r).filter((k) => k.length > 1);
-      const ofSlot: number[][] = c.slots.map(() => []);
-      cliques.forEach((k, id) => {
-        for (const slot of k) ofSlot[slot]!.push(id);
-      });
-      index = { cliques, ofSlot, seenBy: new Int32Array(cliques.length) };
-      byRest.set(r, index);
+    let runs = byRest.get(r);
+    if (!runs) {
+      runs = cliqueRuns(c.slots, r);
+      byRest.set(r, runs);
     }
-    const { cliques, ofSlot, seenBy } = index;
-    const touched: number[] = [];
+    const { first, last } = runs;
+    // Events: a pair joins at its slot's first clique and leaves after its last.
+    const events: Array<[clique: number, join: boolean, pair: number]> = [];
     for (const pair of pairs) {
       const slot = c.pairSlot[pair]!;
-      pairOfSlot[slot] = pair;
-      for (const id of ofSlot[slot]!) {
-        if (seenBy[id] === vi + 1) continue;
-        seenBy[id] = vi + 1;
-        touched.push(id);
-      }
+      if (first[slot]! < 0) continue;
+      events.push([first[slot]!, true, pair], [last[slot]! + 1, false, pair]);
     }
-    touched.sort((a, b) => a - b);
+    events.sort((a, b) => a[0] - b[0]);
+    const active = new Set<number>();
     const seen = new Set<string>();
     const mine: number[][] = [];
-    for (const id of touched) {
-      const members: number[] = [];
-      for (const slot of cliques[id]!) if (pairOfSlot[slot]! >= 0) members.push(pairOfSlot[slot]!);
-      if (members.length < 2) continue;
+    for (let i = 0; i < events.length;) {
+      const at = events[i]![0];
+      for (; i < events.length && events[i]![0] === at; i++) {
+        const [, join, pair] = events[i]!;
+        if (join) active.add(pair);
+        else active.delete(pair);
+      }
+      if (active.size < 2) continue;
+      const members = [...active].sort((a, b) => a - b);
       const key = members.join(',');
       if (seen.has(key)) continue;
       seen.add(key);
       mine.push(members);
     }
-    for (const pair of pairs) pairOfSlot[c.pairSlot[pair]!] = -1;
     return mine;
   });
+}
+
+/** Per slot, the first and last of the cliques (of two or more, in time order) that hold it; -1 for none. */
+function cliqueRuns(slots: readonly Span[], r: number): { first: Int32Array; last: Int32Array } {
+  const first = new Int32Array(slots.length).fill(-1);
+  const last = new Int32Array(slots.length).fill(-1);
+  conflictCliques(slots, r)
+    .filter((k) => k.length > 1)
+    .forEach((k, id) => {
+      for (const slot of k) {
+        if (first[slot]! < 0) first[slot] = id;
+        last[slot] = id;
+      }
+    });
+  return { first, last };
 }
 
 /** MIP rows: at most one slot of each clique of mutually conflicting candidate slots per volunteer. */
