@@ -163,7 +163,9 @@ function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8A
   const upper = coverageUpperBound(p);
   note(phases, 'greedy', 'feasible', sum(x), upper, now() - t);
   t = now();
-  x = greedyFill(p, improveCoverage(p, x, augmenting));
+  // A chain fills one more slot, so none exists once the fill meets the bound: the search would
+  // only end where it started (every move it tries is undone), at the cost of its whole budget.
+  if (sum(x) < upper) x = greedyFill(p, improveCoverage(p, x, augmenting));
   const filled = sum(x);
   note(phases, 'augment', filled >= upper ? 'optimal' : 'feasible', filled, upper, now() - t);
   return { x, filled, upper };
