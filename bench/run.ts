@@ -6,12 +6,14 @@
 // --backend highs|jslp.
 // --compare (with BENCH_BASELINE=<checkout>) runs the 2.1 instances on the baseline checkout and
 // on this one instead, alternately, and prints the before/after table (bench/compare.ts);
-// --repeat <n> measures each side n times there. The command line's table runs on the baseline
-// too whenever BENCH_BASELINE is set, --repeat times a side (default 5).
+// --repeat <n> measures each side n times there (and each instance n times in the tables, which then
+// give the median first and warm solve); --compare --rules compares the rules instances instead.
+// The command line's table runs on the baseline too whenever BENCH_BASELINE is set, --repeat
+// times a side (default 5).
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { cliJobs, runCliBenchmark } from './cli.js';
-import { runComparison } from './compare.js';
+import { median, runComparison } from './compare.js';
 import { jobs21, jobsRules, measure, type Job } from './measure.js';
 import type { Figures } from './solve-one.js';
 
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     'time-limit': { type: 'string' },
     backend: { type: 'string' },
     compare: { type: 'boolean' },
+    rules: { type: 'boolean' },
     repeat: { type: 'string' },
   },
 });
@@ -68,12 +71,28 @@ const COLUMNS = {
   backend: ['backend', '---', (r) => r.backend],
 } satisfies Record<string, Column>;
 
+const repeat = Math.max(1, Math.floor(Number(values.repeat ?? '1')) || 1);
+
+/**
+ * Measures a job `repeat` times: the first measurement's figures with the median first and warm
+ * solve; `same` is false when any answer differed from another.
+ */
+function measureRepeated(job: Job): ReturnType<typeof measure> {
+  const runs = Array.from({ length: repeat }, () => measure(job, backend, limit));
+  const ok = runs.flatMap((m) => (m.ok ? [m.figures] : []));
+  if (ok.length < runs.length) return runs.find((m) => !m.ok)!;
+  const first = ok[0]!;
+  const same = ok.every((f) => f.same && f.filled === first.filled && f.sum_squared_hours === first.sum_squared_hours);
+  return { ok: true, figures: { ...first, wall_ms: median(ok.map((f) => f.wall_ms)), warm_ms: median(ok.map((f) => f.warm_ms)), same } };
+}
+
 /** Runs each job and prints its row, or a failed row. */
 function table(jobs: Job[], columns: Column[]): void {
+  if (repeat > 1) console.log(`Each instance measured ${repeat} times: first and warm solve are medians.\n`);
   console.log(`| instance | ${columns.map((c) => c[0]).join(' | ')} |`);
   console.log(`| --- | ${columns.map((c) => c[1]).join(' | ')} |`);
   for (const job of jobs) {
-    const m = measure(job, backend, limit);
+    const m = measureRepeated(job);
     console.log(m.ok ? `| ${[job.name, ...columns.map((c) => c[2](m.figures))].join(' | ')} |` : `| ${job.name} | failed: ${m.error} |`);
   }
 }
@@ -84,7 +103,7 @@ if (values.compare) {
     console.error('--compare needs BENCH_BASELINE=<path of another checkout, built with npm run build>');
     process.exit(2);
   }
-  runComparison(jobs21(selection), { baseline, backend, limit, repeat: Number(values.repeat ?? '1') });
+  runComparison(values.rules ? jobsRules(selection) : jobs21(selection), { baseline, backend, limit, repeat });
 } else {
   const c = COLUMNS;
   const all = jobs21(selection);

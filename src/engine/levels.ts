@@ -10,6 +10,7 @@ import { columnValues, fairnessObjective, type Formulation } from './formulate.j
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness } from './local-search.js';
 import type { Objective } from './mip-model.js';
+import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
 
 export type PhaseName = 'greedy' | 'augment' | 'coverage_lp' | 'coverage' | 'staffing_lp' | 'staffing' | 'balance' | 'fairness_lp' | 'fairness';
 
@@ -62,6 +63,11 @@ export interface LevelState {
   budget: Budget;
   phases: PhaseDiagnostics[];
   onIncumbent(phase: PhaseName): void;
+  /**
+   * When set, the levels after coverage (staffing, fairness) keep to their cheap bounds and local
+   * search, without an LP or MIP; the text says why (diagnostics).
+   */
+  localRefinement?: string;
 }
 
 export interface ObjectiveLevel {
@@ -91,6 +97,10 @@ export interface ObjectiveLevel {
   boundFromMip: boolean;
   proven(value: number, bound: number): boolean;
   mipRequest(bound: number): Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallS'>;
+  /** For a coverage level of a subproblem of several groups: the part where the class is short, whose LP bounds it cheaply. */
+  part?(s: LevelState): CoveragePart | undefined;
+  /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
+  refines?: boolean;
   /** Why the MIP was skipped when the relaxation did not finish. */
   skipNote: string;
   /** Runs first (local search, its diagnostics). */
@@ -140,6 +150,11 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
     value: (s, v) => (single ? sum(v, s.f.numPairs) : filledByClass(s.p, v)[k]!),
+    part: (s) => {
+      if (s.p.sub.groups.length < 2) return undefined;
+      const { sparse, held } = heldClasses(s.p, s.x, k);
+      return coveragePart(s.p, s.x, k, sparse, held);
+    },
     initialBound: (s) => (single ? s.fillBound : classBound(s, k)),
     // A class filled to its cheap bound has every slot kind at its most (open slots or
     // candidates): holding each headcount row there is the same constraint as the dense sum,
@@ -175,6 +190,7 @@ export const staffingLevel: ObjectiveLevel = {
   mipRequest: (bound) => ({ ...maximizeCount.mipRequest(bound), stallS: STALL_S }),
   lpPhase: 'staffing_lp',
   mipPhase: 'staffing',
+  refines: true,
   mipShare: MIP_SHARES.staffing,
   objective: (f) => f.staffing,
   holdRow: (f) => f.staffFixRow,
@@ -187,6 +203,7 @@ export const staffingLevel: ObjectiveLevel = {
 export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
+  refines: true,
   mipShare: MIP_SHARES.fairness,
   objective: (f) => f.fairness,
   value: (s, v) => fairnessObjective(s.f, v),
@@ -308,7 +325,19 @@ class LevelRunner {
     const full = level.objective(s.f);
     const objective = this.onCover ? { sense: full.sense, costs: full.costs.subarray(0, s.f.cover!.model.numCols) } : full;
     let proven = level.proven(level.value(s, s.values), bound);
+    if (level.refines && s.localRefinement !== undefined) {
+      if (!proven) note(s.phases, level.lpPhase, 'skipped', null, bound, 0, s.localRefinement);
+      level.after?.(s, proven, bound);
+      return proven;
+    }
     let lpFinished = true;
+    if (!proven && level.part) {
+      const part = level.part(s);
+      if (part) {
+        bound = this.partBound(level, part, bound);
+        proven = level.proven(level.value(s, s.values), bound);
+      }
+    }
     if (!proven) {
       const lp = this.phase(level.lpPhase, { objective, rowBounds, absGap: 0, relGap: 0, relaxation: true }, LP_SHARE);
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
@@ -328,6 +357,34 @@ class LevelRunner {
     }
     level.after?.(s, proven, bound);
     return proven;
+  }
+
+  /**
+   * The LP of part of the subproblem (a relaxation of the whole, in its own short-lived session)
+   * as a cheap first bound; returns the level's bound, tightened when the LP finished.
+   */
+  private partBound(level: ObjectiveLevel, part: CoveragePart, bound: number): number {
+    const session = this.backend.open(part.model);
+    try {
+      const total = this.s.p.sub.volunteers.length;
+      const text = `the LP of groups ${part.groups.map((g) => `'${g}'`).join(', ')} only (${part.volunteers} of ${total} volunteers), a relaxation of the whole`;
+      const lp = this.phase(
+        level.lpPhase,
+        { objective: part.objective, rowBounds: new Map(), absGap: 0, relGap: 0, relaxation: true, primal: true },
+        LP_SHARE,
+        {
+          session,
+          text,
+        },
+      );
+      if (lp?.status !== 'optimal' || lp.objective === null) return bound;
+      const last = this.s.phases[this.s.phases.length - 1]!;
+      last.objective = part.constant + lp.objective;
+      last.bound = last.objective;
+      return level.tighten(bound, part.constant + lp.objective);
+    } finally {
+      session.dispose();
+    }
   }
 
   /** Every level's hold row: free for this level and later ones, at the current value for `held`. */
@@ -365,7 +422,12 @@ class LevelRunner {
   }
 
   /** Runs one solver phase on its share of the time left; undefined when it could not start. */
-  private phase(name: PhaseName, request: Omit<PhaseRequest, 'budget' | 'start'>, share: number): PhaseOutcome | undefined {
+  private phase(
+    name: PhaseName,
+    request: Omit<PhaseRequest, 'budget' | 'start'>,
+    share: number,
+    own?: { session: SolverSession; text: string },
+  ): PhaseOutcome | undefined {
     const { s } = this;
     if (s.budget.cancelled()) {
       note(s.phases, name, 'cancelled', null, null, 0, 'the solve was cancelled');
@@ -378,7 +440,8 @@ class LevelRunner {
     }
     let session: SolverSession;
     let start: Float64Array = s.values;
-    if (this.onCover) {
+    if (own) session = own.session;
+    else if (this.onCover) {
       const { model } = s.f.cover!;
       session = this.coverSession ??= this.backend.open(model);
       start = s.values.subarray(0, model.numCols);
@@ -387,7 +450,11 @@ class LevelRunner {
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
     const cancelled = status !== 'optimal' && s.budget.cancelled();
-    const text = cancelled ? 'the solve was cancelled' : reached && outcome.status === 'feasible' ? 'stopped on reaching the bound' : outcome.message;
+    const text = cancelled
+      ? 'the solve was cancelled'
+      : reached && outcome.status === 'feasible'
+        ? 'stopped on reaching the bound'
+        : (outcome.message ?? own?.text);
     s.phases.push({
       name,
       ...(this.priority !== undefined ? { priority: this.priority } : {}),

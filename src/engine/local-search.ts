@@ -4,6 +4,7 @@
 // move caps, never the clock, decide where they stop (the budget only guards the deadline and
 // cancellation).
 import { HOURS_EPS } from '../rules/hours.js';
+import { conflictsWithRest, restMs } from '../rules/spacing.js';
 import type { Roster } from '../rules/roster.js';
 import type { Budget } from './budget.js';
 import { placementOf, type Prepared } from './candidates.js';
@@ -20,6 +21,16 @@ export class LocalState {
   private readonly roster: Roster;
   /** Assigned pairs per volunteer, kept sorted by shift start. */
   private readonly mine: number[][];
+  /**
+   * Per volunteer, a count of their changes; per pair, that count (plus 1) when canTake last asked
+   * the roster, and its answer. Whether a volunteer fits a shift depends on their own schedule
+   * alone, so an answer holds until they change: the chains ask the same pairs again and again.
+   */
+  private readonly version: Int32Array;
+  /** Per volunteer: their rest in ms. */
+  private readonly rest: Float64Array;
+  private readonly askedAt: Int32Array;
+  private readonly fitted: Uint8Array;
 
   constructor(
     readonly p: Prepared,
@@ -29,6 +40,10 @@ export class LocalState {
     ({ roster: this.roster, filled: this.filled } = rosterOf(p, this.x));
     this.mine = p.sub.volunteers.map(() => []);
     for (let pair = 0; pair < x.length; pair++) if (x[pair]) this.insert(pair);
+    this.version = new Int32Array(p.sub.volunteers.length);
+    this.rest = Float64Array.from(p.sub.volunteers, restMs);
+    this.askedAt = new Int32Array(p.candShift.length);
+    this.fitted = new Uint8Array(p.candShift.length);
   }
 
   private insert(pair: number): void {
@@ -49,6 +64,7 @@ export class LocalState {
   }
 
   assign(pair: number): void {
+    this.version[this.p.candVolunteer[pair]!]!++;
     this.x[pair] = 1;
     this.filled[this.p.candShift[pair]!]!++;
     this.roster.add(this.p.candVolunteer[pair]!, placementOf(this.shiftOf(pair)));
@@ -57,25 +73,39 @@ export class LocalState {
 
   unassign(pair: number): void {
     const v = this.p.candVolunteer[pair]!;
+    this.version[v]!++;
     this.x[pair] = 0;
     this.filled[this.p.candShift[pair]!]!--;
-    this.roster.remove(v, this.shiftOf(pair).index);
+    this.roster.remove(v, this.shiftOf(pair));
     const list = this.mine[v]!;
     list.splice(list.indexOf(pair), 1);
   }
 
-  /** The pairs of the volunteer's new assignments that conflict with `pair`'s shift (overlap or rest). */
+  /** The pairs of the volunteer's new assignments that conflict with `pair`'s shift (overlap or rest: the spacing rule). */
   clashing(pair: number): number[] {
     const v = this.p.candVolunteer[pair]!;
-    const clashes = this.roster.clashes(v, this.shiftOf(pair));
-    if (clashes.length === 0) return [];
-    return this.mine[v]!.filter((q) => clashes.some((c) => !c.locked && c.index === this.shiftOf(q).index));
+    const s = this.shiftOf(pair);
+    const rest = this.rest[v]!;
+    const out: number[] = [];
+    for (const q of this.mine[v]!) {
+      const t = this.shiftOf(q);
+      if (t.start >= s.end + rest) break;
+      if (t.index !== s.index && conflictsWithRest(rest, t, s)) out.push(q);
+    }
+    return out;
   }
 
   /** Can `pair`'s volunteer take its shift, if the volunteer gave up `without` (a pair or -1)? */
   canTake(pair: number, without = -1): boolean {
     if (this.x[pair]) return false;
-    return this.roster.fits(this.p.candVolunteer[pair]!, this.shiftOf(pair), without >= 0 ? this.shiftOf(without).index : -1);
+    const v = this.p.candVolunteer[pair]!;
+    if (without >= 0) return this.roster.fits(v, this.shiftOf(pair), this.shiftOf(without));
+    const stamp = this.version[v]! + 1;
+    if (this.askedAt[pair] !== stamp) {
+      this.askedAt[pair] = stamp;
+      this.fitted[pair] = this.roster.fits(v, this.shiftOf(pair)) ? 1 : 0;
+    }
+    return this.fitted[pair] === 1;
   }
 
   /** The volunteer's assigned pairs, in start order. */
@@ -91,13 +121,15 @@ export class LocalState {
  */
 export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxDepth = 6, maxNodes = 5000): Uint8Array {
   const st = new LocalState(p, x);
+  const visited: Visited = { mark: new Int32Array(p.sub.volunteers.length), chain: 0 };
   let improved = true;
   while (improved && !budget.expired()) {
     improved = false;
     for (let s = 0; s < p.sub.shifts.length && !budget.expired(); s++) {
       while (st.filled[s]! < p.demand[s]!) {
         const budget = { nodes: maxNodes };
-        if (!augment(st, s, maxDepth, new Set(), budget)) break;
+        visited.chain++;
+        if (!augment(st, s, maxDepth, visited, budget)) break;
         improved = true;
       }
     }
@@ -105,7 +137,13 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxD
   return st.x;
 }
 
-function augment(st: LocalState, s: number, depth: number, visited: Set<number>, budget: { nodes: number }): boolean {
+/** The volunteers a chain has moved already: mark[v] === chain (one number per chain, so nothing is cleared). */
+interface Visited {
+  mark: Int32Array;
+  chain: number;
+}
+
+function augment(st: LocalState, s: number, depth: number, visited: Visited, budget: { nodes: number }): boolean {
   const { p } = st;
   for (const pair of p.byShift[s]!) {
     if (st.canTake(pair)) {
@@ -116,7 +154,7 @@ function augment(st: LocalState, s: number, depth: number, visited: Set<number>,
   if (depth === 0) return false;
   for (const pair of p.byShift[s]!) {
     const b = p.candVolunteer[pair]!;
-    if (st.x[pair] || visited.has(b)) continue;
+    if (st.x[pair] || visited.mark[b] === visited.chain) continue;
     // What B could give up: the one shift conflicting with s, or (none conflicting) any, for hours or the day's count.
     const clash = st.clashing(pair);
     const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
@@ -125,9 +163,9 @@ function augment(st: LocalState, s: number, depth: number, visited: Set<number>,
       if (!st.canTake(pair, old)) continue;
       st.unassign(old);
       st.assign(pair);
-      visited.add(b);
+      visited.mark[b] = visited.chain;
       if (augment(st, p.candShift[old]!, depth - 1, visited, budget)) return true;
-      visited.delete(b);
+      visited.mark[b] = 0;
       st.unassign(pair);
       st.assign(old);
     }

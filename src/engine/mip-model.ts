@@ -17,12 +17,14 @@ export class MipModel {
   readonly rowNames: string[] = [];
   readonly rowLower: number[] = [];
   readonly rowUpper: number[] = [];
-  /** CSR: row r's entries are indices/values[rowStarts[r] .. rowStarts[r+1]). */
-  readonly rowStarts: number[] = [0];
-  readonly indices: number[] = [];
-  readonly values: number[] = [];
   /** Comment lines written at the top of the LP text (what the short names stand for). */
   readonly legend: string[] = [];
+  // The entries, in typed arrays that double when full (a model has hundreds of thousands; plain
+  // arrays grown one push at a time cost the formulation most of its time and garbage).
+  private starts = new Int32Array(64);
+  private cols = new Int32Array(256);
+  private coefs = new Float64Array(256);
+  private entries = 0;
 
   get numCols(): number {
     return this.colNames.length;
@@ -30,6 +32,19 @@ export class MipModel {
 
   get numRows(): number {
     return this.rowNames.length;
+  }
+
+  /** CSR: row r's entries are indices/values[rowStarts[r] .. rowStarts[r+1]) (views, valid until the next row is added). */
+  get rowStarts(): Int32Array {
+    return this.starts.subarray(0, this.numRows + 1);
+  }
+
+  get indices(): Int32Array {
+    return this.cols.subarray(0, this.entries);
+  }
+
+  get values(): Float64Array {
+    return this.coefs.subarray(0, this.entries);
   }
 
   addCol(name: string, lower: number, upper: number, integer: boolean): number {
@@ -40,16 +55,24 @@ export class MipModel {
     return this.colNames.length - 1;
   }
 
-  addRow(name: string, lower: number, upper: number, cols: readonly number[], coefs: readonly number[]): number {
+  /** Adds a row; `coefs` is one coefficient per column, or one number for all of them. */
+  addRow(name: string, lower: number, upper: number, cols: ArrayLike<number>, coefs: ArrayLike<number> | number): number {
+    const r = this.rowNames.length;
+    if (r + 2 > this.starts.length) this.starts = grown(this.starts, r + 2);
+    const need = this.entries + cols.length;
+    if (need > this.cols.length) {
+      this.cols = grown(this.cols, need);
+      this.coefs = grown(this.coefs, need);
+    }
+    for (let i = 0; i < cols.length; i++) {
+      this.cols[this.entries] = cols[i]!;
+      this.coefs[this.entries++] = typeof coefs === 'number' ? coefs : coefs[i]!;
+    }
     this.rowNames.push(name);
     this.rowLower.push(lower);
     this.rowUpper.push(upper);
-    for (let i = 0; i < cols.length; i++) {
-      this.indices.push(cols[i]!);
-      this.values.push(coefs[i]!);
-    }
-    this.rowStarts.push(this.indices.length);
-    return this.rowNames.length - 1;
+    this.starts[r + 1] = this.entries;
+    return r;
   }
 
   /** A copy of the first `numCols` columns and `numRows` rows (which must use only those columns), legend included. */
@@ -57,10 +80,15 @@ export class MipModel {
     const m = new MipModel();
     m.legend.push(...this.legend);
     for (let j = 0; j < numCols; j++) m.addCol(this.colNames[j]!, this.colLower[j]!, this.colUpper[j]!, this.colInteger[j]!);
+    const entries = this.starts[numRows]!;
+    m.starts = this.starts.slice(0, Math.max(64, numRows + 1));
+    m.cols = this.cols.slice(0, Math.max(256, entries));
+    m.coefs = this.coefs.slice(0, Math.max(256, entries));
+    m.entries = entries;
     for (let r = 0; r < numRows; r++) {
-      const from = this.rowStarts[r]!;
-      const to = this.rowStarts[r + 1]!;
-      m.addRow(this.rowNames[r]!, this.rowLower[r]!, this.rowUpper[r]!, this.indices.slice(from, to), this.values.slice(from, to));
+      m.rowNames.push(this.rowNames[r]!);
+      m.rowLower.push(this.rowLower[r]!);
+      m.rowUpper.push(this.rowUpper[r]!);
     }
     return m;
   }
@@ -98,7 +126,7 @@ export class MipModel {
       const [lo, up] = rowBounds.get(r) ?? [this.rowLower[r]!, this.rowUpper[r]!];
       if (lo === -Infinity && up === Infinity) continue;
       const parts: string[] = [];
-      for (let k = this.rowStarts[r]!; k < this.rowStarts[r + 1]!; k++) parts.push(term(this.values[k]!, this.indices[k]!, parts.length === 0));
+      for (let k = this.starts[r]!; k < this.starts[r + 1]!; k++) parts.push(term(this.coefs[k]!, this.cols[k]!, parts.length === 0));
       if (parts.length === 0) continue;
       const lhs = wrap(parts);
       if (lo === up) out.push(` ${this.rowNames[r]}:${lhs} = ${fmt(lo)}`);
@@ -126,4 +154,11 @@ export class MipModel {
     out.push('End', '');
     return out.join('\n');
   }
+}
+
+/** A copy of `a` with room for at least `n` entries (twice as many, so growth is amortized). */
+function grown<T extends Int32Array | Float64Array>(a: T, n: number): T {
+  const out = new (a.constructor as new (length: number) => T)(Math.max(n, a.length * 2));
+  out.set(a);
+  return out;
 }

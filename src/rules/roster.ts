@@ -6,13 +6,14 @@ import { isAvailable, unavailability } from './availability.js';
 import { dailyFit } from './daily.js';
 import { hoursFit } from './hours.js';
 import type { Block, Placement, RuleShift, RuleVolunteer } from './model.js';
-import { conflicts } from './spacing.js';
+import { conflicts, conflictsWithRest } from './spacing.js';
+
+/** Placements up to this many are scanned in order; more are searched (both find the same conflicts). */
+const SCAN_MAX = 8;
 
 export class Roster {
   /** Per volunteer: placements sorted by start. */
   private readonly placed: Placement[][];
-  /** Per volunteer: their placements by shift request index. */
-  private readonly byShift: Array<Map<number, Placement>>;
   /** Per volunteer: the longest placement held so far (never shrinks): bounds how far back a conflict can start. */
   private readonly longest: Float64Array;
   private readonly load: Float64Array;
@@ -23,7 +24,6 @@ export class Roster {
   constructor(readonly volunteers: readonly RuleVolunteer[]) {
     this.rest = Float64Array.from(volunteers, (v) => v.restHours * 3_600_000);
     this.placed = volunteers.map(() => []);
-    this.byShift = volunteers.map(() => new Map<number, Placement>());
     this.longest = new Float64Array(volunteers.length);
     this.load = new Float64Array(volunteers.length);
     this.days = volunteers.map((v) => (Number.isFinite(v.maxShiftsPerDay) ? new Map() : undefined));
@@ -32,21 +32,19 @@ export class Roster {
   add(v: number, p: Placement): void {
     const list = this.placed[v]!;
     list.splice(this.firstStartingAtOrAfter(v, p.start + 1), 0, p);
-    this.byShift[v]!.set(p.index, p);
     this.longest[v] = Math.max(this.longest[v]!, p.end - p.start);
     this.load[v]! += p.hours;
     const days = this.days[v];
     if (days) days.set(p.day, (days.get(p.day) ?? 0) + 1);
   }
 
-  /** Takes the volunteer off the shift (request index); returns the placement removed. */
-  remove(v: number, shift: number): Placement {
-    const p = this.byShift[v]!.get(shift)!;
+  /** Takes the volunteer off a shift they hold; returns the placement removed. */
+  remove(v: number, shift: Pick<RuleShift, 'index' | 'start'>): Placement {
     const list = this.placed[v]!;
-    let i = this.firstStartingAtOrAfter(v, p.start);
-    while (list[i] !== p) i++;
+    let i = this.firstStartingAtOrAfter(v, shift.start);
+    while (list[i]!.index !== shift.index) i++;
+    const p = list[i]!;
     list.splice(i, 1);
-    this.byShift[v]!.delete(shift);
     this.load[v]! -= p.hours;
     const days = this.days[v];
     if (days) days.set(p.day, days.get(p.day)! - 1);
@@ -65,8 +63,9 @@ export class Roster {
     return this.days[v]?.get(day) ?? 0;
   }
 
+  /** The volunteer's placement in the shift (request index), if any (explanations and suggestions ask; a scan). */
   holding(v: number, shift: number): Placement | undefined {
-    return this.byShift[v]!.get(shift);
+    return this.placed[v]!.find((p) => p.index === shift);
   }
 
   /** The index of the first placement starting at or after `time` (binary search). */
@@ -111,22 +110,27 @@ export class Roster {
 
   /**
    * Whether the volunteer could newly take s as the roster stands, if they gave up the shift
-   * `without` (a request index, or -1): every rule but the ones a candidate pair already passed
-   * (group and availability).
+   * `without` (a shift they hold, if given): every rule but the ones a candidate pair already passed
+   * (group and availability). The cheap rules first (hours, then the day's count): most refusals
+   * in a busy roster are theirs, and the answer is the same in any order.
    */
-  fits(v: number, s: RuleShift, without = -1): boolean {
+  fits(v: number, s: RuleShift, without?: Pick<RuleShift, 'index' | 'hours' | 'day'>): boolean {
     const vol = this.volunteers[v]!;
+    if (!hoursFit(vol, this.load[v]! - (without?.hours ?? 0), s.hours)) return false;
+    if (this.days[v] !== undefined && !dailyFit(vol, this.dayCount(v, s.day) - (without?.day === s.day ? 1 : 0))) return false;
+    const freed = without?.index ?? -1;
     const list = this.placed[v]!;
-    if (list.length === 0) return hoursFit(vol, 0, s.hours) && (this.days[v] === undefined || dailyFit(vol, 0));
+    const rest = this.rest[v]!;
     // A placement in s itself starts with s, so it lies in the near range too: one slot per shift.
-    for (let i = this.nearFrom(v, s), to = this.nearTo(v, s); i < to; i++) {
+    // Short lists (most volunteers) are scanned from the start; long ones from a binary search.
+    const to = list.length <= SCAN_MAX ? list.length : this.nearTo(v, s);
+    for (let i = list.length <= SCAN_MAX ? 0 : this.nearFrom(v, s); i < to; i++) {
       const p = list[i]!;
-      if (p.index === without) continue;
-      if (p.index === s.index || conflicts(vol, p, s)) return false;
+      if (p.start >= s.end + rest) break;
+      if (p.index === freed) continue;
+      if (p.index === s.index || conflictsWithRest(rest, p, s)) return false;
     }
-    const freed = without >= 0 ? this.byShift[v]!.get(without) : undefined;
-    if (!hoursFit(vol, this.load[v]! - (freed?.hours ?? 0), s.hours)) return false;
-    return this.days[v] === undefined || dailyFit(vol, this.dayCount(v, s.day) - (freed?.day === s.day ? 1 : 0));
+    return true;
   }
 
   /**

@@ -23,5 +23,6 @@ export interface RowContext {
   lockCols: ReadonlyArray<ReadonlyArray<{ col: number; hours: number; lock: Placement }>>;
   vName(v: number): string;
   sName(slot: number): string;
-  addRow(name: string, lower: number, upper: number, cols: readonly number[], coefs: readonly number[]): number;
+  /** Adds a row: one coefficient per column, or one number for all of them. */
+  addRow(name: string, lower: number, upper: number, cols: readonly number[], coefs: readonly number[] | number): number;
 }

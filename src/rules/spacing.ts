@@ -18,8 +18,12 @@ export const restMs = (v: Pick<RuleVolunteer, 'restHours'>): number => v.restHou
 
 /** Whether two shifts of the volunteer conflict (overlap, or too little rest between them). */
 export function conflicts(v: Pick<RuleVolunteer, 'restHours'>, a: Span, b: Span): boolean {
-  const r = restMs(v);
-  return a.start < b.end + r && b.start < a.end + r;
+  return conflictsWithRest(restMs(v), a, b);
+}
+
+/** The same, for a rest already in ms (the roster's hot path keeps each volunteer's). */
+export function conflictsWithRest(restMs: number, a: Span, b: Span): boolean {
+  return a.start < b.end + restMs && b.start < a.end + restMs;
 }
 
 /** Hours between two shifts that do not overlap (0 when they touch). */
@@ -75,24 +79,41 @@ export function conflictCliques(windows: readonly Span[], r = 0): number[][] {
 /**
  * Per volunteer: the maximal cliques of their candidate slots (as pair indexes), those with at
  * least two members. The cliques of all slots are found once per distinct rest and restricted
- * to each volunteer's candidates: every conflicting pair lies in one of them.
+ * to each volunteer's candidates: every conflicting pair lies in one of them. The cliques come
+ * in time order and each slot lies in a run of consecutive ones (an interval graph), so a sweep
+ * over the runs of the volunteer's slots meets every restricted clique in clique order: the
+ * rows come out as restricting every clique in turn (dropping repeats) would give them.
  */
 export function volunteerCliques(c: Pick<RowContext, 'volunteers' | 'slots' | 'byVolunteer' | 'pairSlot'>): number[][][] {
-  const byRest = new Map<number, number[][]>();
+  const byRest = new Map<number, { first: Int32Array; last: Int32Array }>();
   return c.byVolunteer.map((pairs, vi) => {
     const r = restMs(c.volunteers[vi]!);
-    let slotCliques = byRest.get(r);
-    if (!slotCliques) {
-      slotCliques = conflictCliques(c.slots, r).filter((k) => k.length > 1);
-      byRest.set(r, slotCliques);
+    let runs = byRest.get(r);
+    if (!runs) {
+      runs = cliqueRuns(c.slots, r);
+      byRest.set(r, runs);
     }
-    const pairOfSlot = new Map<number, number>();
-    for (const pair of pairs) pairOfSlot.set(c.pairSlot[pair]!, pair);
+    const { first, last } = runs;
+    // Events: a pair joins at its slot's first clique and leaves after its last.
+    const events: Array<[clique: number, join: boolean, pair: number]> = [];
+    for (const pair of pairs) {
+      const slot = c.pairSlot[pair]!;
+      if (first[slot]! < 0) continue;
+      events.push([first[slot]!, true, pair], [last[slot]! + 1, false, pair]);
+    }
+    events.sort((a, b) => a[0] - b[0]);
+    const active = new Set<number>();
     const seen = new Set<string>();
     const mine: number[][] = [];
-    for (const clique of slotCliques) {
-      const members = clique.flatMap((s) => (pairOfSlot.has(s) ? [pairOfSlot.get(s)!] : []));
-      if (members.length < 2) continue;
+    for (let i = 0; i < events.length;) {
+      const at = events[i]![0];
+      for (; i < events.length && events[i]![0] === at; i++) {
+        const [, join, pair] = events[i]!;
+        if (join) active.add(pair);
+        else active.delete(pair);
+      }
+      if (active.size < 2) continue;
+      const members = [...active].sort((a, b) => a - b);
       const key = members.join(',');
       if (seen.has(key)) continue;
       seen.add(key);
@@ -100,6 +121,21 @@ export function volunteerCliques(c: Pick<RowContext, 'volunteers' | 'slots' | 'b
     }
     return mine;
   });
+}
+
+/** Per slot, the first and last of the cliques (of two or more, in time order) that hold it; -1 for none. */
+function cliqueRuns(slots: readonly Span[], r: number): { first: Int32Array; last: Int32Array } {
+  const first = new Int32Array(slots.length).fill(-1);
+  const last = new Int32Array(slots.length).fill(-1);
+  conflictCliques(slots, r)
+    .filter((k) => k.length > 1)
+    .forEach((k, id) => {
+      for (const slot of k) {
+        if (first[slot]! < 0) first[slot] = id;
+        last[slot] = id;
+      }
+    });
+  return { first, last };
 }
 
 /** MIP rows: at most one slot of each clique of mutually conflicting candidate slots per volunteer. */

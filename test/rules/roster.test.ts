@@ -45,10 +45,10 @@ describe('rules: the roster state', () => {
     roster.add(0, placement(s('a'), 'k', false));
     roster.add(0, placement(s('b'), 'k', false));
     expect(roster.fits(0, s('c'))).to.equal(false); // the day's limit of 2
-    expect(roster.fits(0, s('c'), s('b').index)).to.equal(true);
+    expect(roster.fits(0, s('c'), s('b'))).to.equal(true);
     expect(roster.fits(0, s('near'))).to.equal(false); // 1 h after 'a', rest 2 h
-    expect(roster.fits(0, s('near'), s('a').index)).to.equal(false); // and 1 h before 'b'
-    roster.remove(0, s('b').index);
+    expect(roster.fits(0, s('near'), s('a'))).to.equal(false); // and 1 h before 'b'
+    roster.remove(0, s('b'));
     expect(roster.fits(0, s('c'))).to.equal(true);
     expect(roster.dayCount(0, s('c').day)).to.equal(1);
     expect(roster.hours(0)).to.equal(4);
@@ -58,6 +58,6 @@ describe('rules: the roster state', () => {
     const roster = new Roster(p.volunteers);
     roster.add(0, placement(s('a'), 'bar', false));
     expect(roster.fits(0, s('a'))).to.equal(false);
-    expect(roster.fits(0, s('a'), s('a').index)).to.equal(true);
+    expect(roster.fits(0, s('a'), s('a'))).to.equal(true);
   });
 });

@@ -38,6 +38,9 @@ const MODEL_STATUSES = [
 ] as const;
 type ModelStatus = (typeof MODEL_STATUSES)[number];
 
+/** HiGHS's simplex_strategy for the primal simplex method. */
+const PRIMAL_SIMPLEX = 4;
+
 /** Every HiGHS model status, mapped: [status when a valid solution came back, status without]. */
 const STATUS_TABLE: Record<ModelStatus, [PhaseStatus, PhaseStatus]> = {
   notSet: ['error', 'error'],
@@ -88,8 +91,8 @@ export function highsBackend(highs: Highs): SolverBackend {
         rowUpper: model.rowUpper.map((x) => (x === Infinity ? highs.infinity : x)),
         matrix: { format: 'csr', numRows: model.numRows, numCols: model.numCols, starts: model.rowStarts, indices: model.indices, values: model.values },
         integrality: model.colInteger.map((i) => (i ? 1 : 0)),
-        colNames: model.colNames,
-        rowNames: model.rowNames,
+        // No names: HiGHS never needs them (the LP text comes from MipModel), and passing tens of
+        // thousands of strings into WebAssembly took tens of ms per model.
       });
       h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
       const all = model.numCols > 0 ? { kind: 'range' as const, from: 0, to: model.numCols - 1 } : undefined;
@@ -105,6 +108,8 @@ export function highsBackend(highs: Highs): SolverBackend {
               mip_rel_gap: req.relGap,
               mip_abs_gap: req.absGap,
               solve_relaxation: req.relaxation === true,
+              // Only the sessions of parts ask for this (a session of their own), so the others keep HiGHS's defaults.
+              ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
             });
             h.zeroAllClocks();
             if (req.start) h.setSolution({ colValue: req.start });

@@ -43,8 +43,9 @@ export const jslpBackend: SolverBackend = {
   open(model: MipModel): SolverSession {
     // The column part of the model is the same for every phase; build it once.
     const columns: Array<Record<string, number>> = model.colNames.map(() => ({}));
+    const { rowStarts, indices, values } = model;
     for (let r = 0; r < model.numRows; r++) {
-      for (let k = model.rowStarts[r]!; k < model.rowStarts[r + 1]!; k++) columns[model.indices[k]!]![model.rowNames[r]!] = model.values[k]!;
+      for (let k = rowStarts[r]!; k < rowStarts[r + 1]!; k++) columns[indices[k]!]![model.rowNames[r]!] = values[k]!;
     }
     const boundRows: Record<string, Constraint> = {};
     const ints: Record<string, 1> = {};
