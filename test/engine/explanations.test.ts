@@ -263,37 +263,32 @@ describe('explanations: suggestions confirmed by re-solving', function () {
 describe('explanations with the 2.2 rules: confirmed by re-solving', function () {
   this.timeout(120_000);
 
-  it('every suggestion, applied to a request with every rule, gives a lexicographically better coverage', async () => {
+  it('every suggestion, applied to a request with every rule, gives a lexicographically better coverage', async function () {
+    this.timeout(480_000);
     const { filledByPriority, tinyRequests } = await import('../helpers/exhaustive.js');
     const better = (a: number[], b: number[]): boolean => {
       for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k]! > b[k]!;
       return false;
     };
     const seen = new Set<string>();
-    await fc.assert(
-      fc.asyncProperty(tinyRequests(5, 5, { rules: true }), async (request) => {
-        const { result } = await solve(request);
-        expect(checkSchedule(request, result)).to.deep.equal([]);
-        const before = filledByPriority(request, result);
-        for (const c of result.conflicts) {
-          for (const s of c.suggestions) {
-            const next = applySuggestion(request, s, c);
-            const after = await solve(next);
-            expect(better(filledByPriority(next, after.result), before), `${JSON.stringify(s)} on ${JSON.stringify(request)}`).to.equal(true);
-            seen.add(s.code);
-          }
+    const kinds = ['add_group', 'add_volunteers', 'extend_availability', 'raise_max_hours', 'raise_max_shifts_per_day', 'reduce_rest'];
+    const property = fc.asyncProperty(tinyRequests(5, 5, { rules: true }), async (request) => {
+      const { result } = await solve(request);
+      expect(checkSchedule(request, result)).to.deep.equal([]);
+      const before = filledByPriority(request, result);
+      for (const c of result.conflicts) {
+        for (const s of c.suggestions) {
+          const next = applySuggestion(request, s, c);
+          const after = await solve(next);
+          expect(better(filledByPriority(next, after.result), before), `${JSON.stringify(s)} on ${JSON.stringify(request)}`).to.equal(true);
+          seen.add(s.code);
         }
-      }),
-      { numRuns: 120 },
-    );
+      }
+    });
+    // Random instances, 120 at a time, until every kind of suggestion has been met (a rare kind
+    // can miss one batch of 120: then another batch runs, at most four in all).
+    for (let batch = 0; batch < 4 && !kinds.every((k) => seen.has(k)); batch++) await fc.assert(property, { numRuns: 120 });
     // Every kind of suggestion was met and confirmed at least once.
-    expect([...seen].sort()).to.include.members([
-      'add_group',
-      'add_volunteers',
-      'extend_availability',
-      'raise_max_hours',
-      'raise_max_shifts_per_day',
-      'reduce_rest',
-    ]);
+    expect([...seen].sort()).to.include.members(kinds);
   });
 });
