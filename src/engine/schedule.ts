@@ -156,11 +156,18 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
   const breathe = yielder(ASSEMBLE_SLICE_MS);
   const { volunteers, shifts } = problem;
   const roster = new Roster(volunteers);
-  const placementOf = (s: number, group: string | null, locked: boolean): Placement => placement(shifts[s]!, group, locked);
-  for (const lock of problem.locks) roster.add(lock.volunteer, placementOf(lock.shift, lock.group, true));
+  for (const lock of problem.locks) roster.add(lock.volunteer, placement(shifts[lock.shift]!, lock.group, true));
+  // New assignments to one group of one shift share their placement (nothing changes one), as in the workers.
+  const placed: Array<Map<string, Placement> | undefined> = [];
+  const placementOf = (s: number, group: string): Placement => {
+    const byGroup = (placed[s] ??= new Map<string, Placement>());
+    let p = byGroup.get(group);
+    if (!p) byGroup.set(group, (p = placement(shifts[s]!, group, false)));
+    return p;
+  };
   const suggested = new Map<string, Suggestion[]>();
   for (const r of results) {
-    for (const [v, s, group] of r.assignments) roster.add(v, placementOf(s, group, false));
+    for (const [v, s, group] of r.assignments) roster.add(v, placementOf(s, group));
     for (const entry of r.suggestions) suggested.set(`${entry.shift}\u0000${entry.group}`, entry.items);
   }
   // Per shift: its placements in volunteer request order.
