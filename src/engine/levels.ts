@@ -368,10 +368,15 @@ class LevelRunner {
     try {
       const total = this.s.p.sub.volunteers.length;
       const text = `the LP of groups ${part.groups.map((g) => `'${g}'`).join(', ')} only (${part.volunteers} of ${total} volunteers), a relaxation of the whole`;
-      const lp = this.phase(level.lpPhase, { objective: part.objective, rowBounds: new Map(), absGap: 0, relGap: 0, relaxation: true }, LP_SHARE, {
-        session,
-        text,
-      });
+      const lp = this.phase(
+        level.lpPhase,
+        { objective: part.objective, rowBounds: new Map(), absGap: 0, relGap: 0, relaxation: true, primal: true },
+        LP_SHARE,
+        {
+          session,
+          text,
+        },
+      );
       if (lp?.status !== 'optimal' || lp.objective === null) return bound;
       const last = this.s.phases[this.s.phases.length - 1]!;
       last.objective = part.constant + lp.objective;

@@ -20,6 +20,11 @@ export interface PhaseRequest {
   relGap: number;
   /** Solve the LP relaxation only (integrality dropped): its objective is a bound. */
   relaxation?: boolean;
+  /**
+   * For a relaxation: solve it by the primal simplex method without presolve, where a backend
+   * can choose (the LP of part of a joined subproblem solved about a third faster so).
+   */
+  primal?: boolean;
   /** Stop after this many seconds without a better incumbent. */
   stallS?: number;
   /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */

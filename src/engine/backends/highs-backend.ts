@@ -38,6 +38,9 @@ const MODEL_STATUSES = [
 ] as const;
 type ModelStatus = (typeof MODEL_STATUSES)[number];
 
+/** HiGHS's simplex_strategy for the primal simplex method. */
+const PRIMAL_SIMPLEX = 4;
+
 /** Every HiGHS model status, mapped: [status when a valid solution came back, status without]. */
 const STATUS_TABLE: Record<ModelStatus, [PhaseStatus, PhaseStatus]> = {
   notSet: ['error', 'error'],
@@ -105,6 +108,8 @@ export function highsBackend(highs: Highs): SolverBackend {
               mip_rel_gap: req.relGap,
               mip_abs_gap: req.absGap,
               solve_relaxation: req.relaxation === true,
+              // Only the sessions of parts ask for this (a session of their own), so the others keep HiGHS's defaults.
+              ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
             });
             h.zeroAllClocks();
             if (req.start) h.setSolution({ colValue: req.start });
