@@ -1,0 +1,136 @@
+// The cheap coverage bound of joined subproblems (src/engine/coverage-part.ts) and the local
+// refinement of large ones: the part's LP relaxes the whole model's, so its bound is never below
+// the whole model's LP bound with the same classes held; a class short in one group is proven
+// by that group's part; and refining by local search alone keeps coverage.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
+import type { SolverBackend } from '../../src/engine/backends/backend.js';
+import { Budget } from '../../src/engine/budget.js';
+import { prepare, type Prepared } from '../../src/engine/candidates.js';
+import { coveragePart, heldClasses } from '../../src/engine/coverage-part.js';
+import { formulate } from '../../src/engine/formulate.js';
+import { bestGreedyFill } from '../../src/engine/greedy.js';
+import type { MipModel, Objective } from '../../src/engine/mip-model.js';
+import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
+import { decompose } from '../../src/engine/subproblem.js';
+import { normalizeRequest } from '../../src/input/problem.js';
+import type { ScheduleRequest } from '../../src/types/schema-types.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+import { bestFilledByPriority, filledByPriority, tinyRequests } from '../helpers/exhaustive.js';
+import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
+
+let backend: SolverBackend;
+before(async () => {
+  backend = highsBackend(await loadHighs());
+});
+
+/** The LP optimum of a model with an objective and row bounds. */
+function lpValue(model: MipModel, objective: Objective, rowBounds: Map<number, [number, number]> = new Map()): number {
+  const session = backend.open(model);
+  try {
+    const out = session.solve({ objective, rowBounds, budget: new Budget(Date.now() + 10_000), absGap: 0, relGap: 0, relaxation: true });
+    expect(out.status).to.equal('optimal');
+    return out.objective!;
+  } finally {
+    session.dispose();
+  }
+}
+
+/** The whole coverage model's LP bound on class k of x, the classes before k held as the level runner holds them. */
+function wholeBound(p: Prepared, x: Uint8Array, k: number): number {
+  const f = formulate(p);
+  const cover = f.cover!;
+  const { sparse, held } = heldClasses(p, x, k);
+  const bounds = new Map<number, [number, number]>();
+  cover.fixRows.forEach((row) => bounds.set(row, [-Infinity, Infinity]));
+  for (let j = 0; j < k; j++) {
+    if (!sparse[j]) bounds.set(cover.fixRows[j]!, [held[j]!, Infinity]);
+    else
+      p.byShift.forEach((pairs, t) => {
+        if (p.slotClass[t] !== j || pairs.length === 0) return;
+        const { required, locked } = p.sub.shifts[t]!;
+        bounds.set(f.headRow[t]!, [locked + Math.min(p.demand[t]!, pairs.length), Math.max(required, locked)]);
+      });
+  }
+  const costs = f.coverage[k]!.objective.costs.subarray(0, cover.model.numCols);
+  return lpValue(cover.model, { sense: 'max', costs }, bounds);
+}
+
+describe('engine: the coverage bound of part of a joined subproblem', function () {
+  this.timeout(120_000);
+
+  it('is never below the whole model LP bound with the same classes held', () => {
+    let parts = 0;
+    fc.assert(
+      fc.property(tinyRequests(7, 7, { rules: true }), (request) => {
+        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
+          if (sub.groups.length < 2) continue;
+          const p = prepare(sub);
+          const x = bestGreedyFill(p);
+          p.classes.forEach((_, k) => {
+            const { sparse, held } = heldClasses(p, x, k);
+            const part = coveragePart(p, x, k, sparse, held);
+            if (!part) return;
+            parts++;
+            expect(part.constant + lpValue(part.model, part.objective)).to.be.at.least(wholeBound(p, x, k) - 1e-6);
+          });
+        }
+      }),
+      { numRuns: 200 },
+    );
+    expect(parts, 'parts tried').to.be.greaterThan(0);
+  });
+
+  it('proves a class short in one group by that group alone, and fills the exhaustive optimum', async () => {
+    // Two groups joined by v4. Kitchen's late shifts ask for more than its two cooks can give
+    // (each at most 8 h), so priority 1 stays short there; the bar is fully staffed.
+    const request: Json = {
+      volunteers: [
+        volunteer('v1', 'kitchen', 8),
+        volunteer('v2', 'kitchen', 8),
+        volunteer('v3', 'bar', 999),
+        volunteer('v5', 'bar', 999),
+        { ...volunteer('v4', 'bar', 4), additional_groups: ['kitchen'] },
+      ],
+      unassigned_shifts: [
+        { ...shift('bar-am', 8, 12, { bar: 2 }), priority: 2 },
+        { ...shift('bar-pm', 12, 16, { bar: 1 }), priority: 2 },
+        shift('k-am', 8, 12, { kitchen: 2 }),
+        shift('k-pm', 12, 16, { kitchen: 2 }),
+        shift('k-eve', 16, 20, { kitchen: 2 }),
+      ],
+    };
+    const { result } = await solve(request, { debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const [sub] = result.diagnostics.subproblems as Json[];
+    expect(sub!.fill_bound).to.equal(sub!.filled);
+    const part = (sub!.phases as Json[]).find((ph) => ph.name === 'coverage_lp' && String(ph.note).includes('only'));
+    expect(part, JSON.stringify(sub!.phases)).to.not.equal(undefined);
+    expect(part!.note).to.contain("groups 'kitchen' only");
+    delete result.diagnostics;
+    expect(filledByPriority(request, result)).to.deep.equal(bestFilledByPriority(request));
+  });
+});
+
+describe('engine: joined subproblems refined by local search alone', () => {
+  it('keep their coverage, skip the staffing and fairness LPs and say why', () => {
+    const request = {
+      volunteers: [
+        { id: 'a', group: 'k', max_hours: 8, additional_groups: ['bar'] },
+        { id: 'b', group: 'k', max_hours: 4 },
+        { id: 'c', group: 'bar', max_hours: 6 },
+      ],
+      unassigned_shifts: [shift('s1', 8, 12, { k: 1, bar: 1 }), shift('s2', 10, 14, { k: 1 }), shift('s3', 13, 17, { bar: 2 })],
+    } as unknown as ScheduleRequest;
+    const [sub] = decompose(normalizeRequest(request));
+    const full = solveSubproblem(sub!, { backend, budget: new Budget(Date.now() + 5000) });
+    const local = solveSubproblem(sub!, { backend, budget: new Budget(Date.now() + 5000), maxJoinedRefinePairs: 0 });
+    expect(local.filled).to.equal(full.filled);
+    expect(local.fillBound).to.equal(full.fillBound);
+    const refined = local.diagnostics.phases.filter((ph) => ['staffing_lp', 'staffing', 'fairness_lp', 'fairness'].includes(ph.name));
+    expect(refined.length, JSON.stringify(local.diagnostics.phases)).to.be.greaterThan(0);
+    for (const ph of refined) expect(ph).to.include({ status: 'skipped' }).and.to.have.property('note').that.contains('local search only');
+    expect(local.diagnostics.phases.some((ph) => ph.name === 'balance')).to.equal(true);
+  });
+});
