@@ -5,7 +5,7 @@
 // by component. With one group per volunteer a component is one group, as in 2.1. The data is
 // plain and structured-cloneable: it is what a solver worker receives.
 import type { Problem, Volunteer } from '../input/problem.js';
-import { placement, ruleShift, type Placement } from '../rules/model.js';
+import { placement, type Placement } from '../rules/model.js';
 import type { RowSlot } from '../rules/rows.js';
 
 export interface SubVolunteer extends Volunteer {
@@ -89,17 +89,16 @@ export function decompose(problem: Problem): Subproblem[] {
         byRoot.set(root, sub);
       }
       if (!sub.groups.includes(group)) sub.groups.push(group);
-      sub.shifts.push({
-        ...ruleShift(s),
-        group,
-        required,
-        locked: lockedCount.get(`${s.index}\u0000${group}`) ?? 0,
-      });
+      // Written out, not spread from ruleShift(s): in V8 a spread with more properties after it
+      // gives every object a hidden class of its own (see placement in src/rules/model.ts).
+      const locked = lockedCount.get(`${s.index}\u0000${group}`) ?? 0;
+      sub.shifts.push({ index: s.index, id: s.id, start: s.start, end: s.end, hours: s.hours, priority: s.priority, day: s.day, group, required, locked });
     }
   }
   for (const v of problem.volunteers) {
     const sub = byRoot.get(components.find(v.groups[0]!));
-    if (sub) sub.volunteers.push({ ...v, locks: locksOf.get(v.index) ?? [] });
+    // Object.assign, not a spread, for the same reason: one hidden class for all volunteers.
+    if (sub) sub.volunteers.push(Object.assign({}, v, { locks: locksOf.get(v.index) ?? [] }));
   }
   for (const sub of byRoot.values()) sub.group = sub.groups.join(' + ');
   return [...byRoot.values()];

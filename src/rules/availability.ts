@@ -18,8 +18,15 @@ export function unavailability(v: Availability, s: Pick<RuleShift, 'start' | 'en
   return window ? { window } : undefined;
 }
 
+/** unavailability(v, s) === undefined, without building its answer: every candidate pair asks this. */
 export function isAvailable(v: Availability, s: Pick<RuleShift, 'start' | 'end'>): boolean {
-  return unavailability(v, s) === undefined;
+  if (v.available !== null) {
+    let inside = false;
+    for (const w of v.available) if (w.start <= s.start && s.end <= w.end) inside = true;
+    if (!inside) return false;
+  }
+  for (const w of v.unavailable) if (overlaps(w, s)) return false;
+  return true;
 }
 
 const isoWindow = (w: TimeWindow): { start: string; end: string } => ({ start: isoUtc(w.start), end: isoUtc(w.end) });

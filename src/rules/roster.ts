@@ -8,12 +8,14 @@ import { hoursFit } from './hours.js';
 import type { Block, Placement, RuleShift, RuleVolunteer } from './model.js';
 import { conflicts, conflictsWithRest } from './spacing.js';
 
-/** Placements up to this many are scanned in order; more are searched (both find the same conflicts). */
+/** Placements up to this many are scanned from the end; in more, a binary search finds where to start (both find the same conflicts). */
 const SCAN_MAX = 8;
 
 export class Roster {
   /** Per volunteer: placements sorted by start. */
   private readonly placed: Placement[][];
+  /** Per volunteer: the same placements' starts (the searches read plain numbers, not objects). */
+  private readonly starts: number[][];
   /** Per volunteer: the longest placement held so far (never shrinks): bounds how far back a conflict can start. */
   private readonly longest: Float64Array;
   private readonly load: Float64Array;
@@ -24,14 +26,16 @@ export class Roster {
   constructor(readonly volunteers: readonly RuleVolunteer[]) {
     this.rest = Float64Array.from(volunteers, (v) => v.restHours * 3_600_000);
     this.placed = volunteers.map(() => []);
+    this.starts = volunteers.map(() => []);
     this.longest = new Float64Array(volunteers.length);
     this.load = new Float64Array(volunteers.length);
     this.days = volunteers.map((v) => (Number.isFinite(v.maxShiftsPerDay) ? new Map() : undefined));
   }
 
   add(v: number, p: Placement): void {
-    const list = this.placed[v]!;
-    list.splice(this.firstStartingAtOrAfter(v, p.start + 1), 0, p);
+    const at = this.firstStartingAtOrAfter(v, p.start + 1);
+    this.placed[v]!.splice(at, 0, p);
+    this.starts[v]!.splice(at, 0, p.start);
     this.longest[v] = Math.max(this.longest[v]!, p.end - p.start);
     this.load[v]! += p.hours;
     const days = this.days[v];
@@ -45,6 +49,7 @@ export class Roster {
     while (list[i]!.index !== shift.index) i++;
     const p = list[i]!;
     list.splice(i, 1);
+    this.starts[v]!.splice(i, 1);
     this.load[v]! -= p.hours;
     const days = this.days[v];
     if (days) days.set(p.day, days.get(p.day)! - 1);
@@ -70,12 +75,12 @@ export class Roster {
 
   /** The index of the first placement starting at or after `time` (binary search). */
   private firstStartingAtOrAfter(v: number, time: number): number {
-    const list = this.placed[v]!;
+    const starts = this.starts[v]!;
     let lo = 0;
-    let hi = list.length;
+    let hi = starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (list[mid]!.start < time) lo = mid + 1;
+      if (starts[mid]! < time) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -121,12 +126,15 @@ export class Roster {
     const freed = without?.index ?? -1;
     const list = this.placed[v]!;
     const rest = this.rest[v]!;
-    // A placement in s itself starts with s, so it lies in the near range too: one slot per shift.
-    // Short lists (most volunteers) are scanned from the start; long ones from a binary search.
-    const to = list.length <= SCAN_MAX ? list.length : this.nearTo(v, s);
-    for (let i = list.length <= SCAN_MAX ? 0 : this.nearFrom(v, s); i < to; i++) {
+    // Back from the last placement that could conflict (a binary search in long lists; short
+    // ones, most volunteers', start at their end) to the first that could (it starts no earlier
+    // than the longest placement before s less the rest). A placement in s itself starts with s,
+    // so it lies in that range too: one slot per shift.
+    const starts = this.starts[v]!;
+    const low = s.start - rest - this.longest[v]!;
+    for (let i = (list.length <= SCAN_MAX ? list.length : this.nearTo(v, s)) - 1; i >= 0; i--) {
+      if (starts[i]! < low) break;
       const p = list[i]!;
-      if (p.start >= s.end + rest) break;
       if (p.index === freed) continue;
       if (p.index === s.index || conflictsWithRest(rest, p, s)) return false;
     }
