@@ -29,6 +29,7 @@ const USAGE = `Usage: volunteer-scheduler <command> [options]
 
 Commands:
   serve            Start the HTTP service (reads its configuration from the environment)
+  worker           Solve background jobs only, from the PostgreSQL queue the API processes fill
   validate FILE    Check a request file (JSON) as POST /api/validate does; exits 1 if invalid
   schedule FILE    Schedule a request file (JSON) as POST /api/schedule does, without a server
   keys ...         Issue, revoke, list API keys and set quotas (operator commands)
@@ -71,6 +72,17 @@ short by the clock (the engine stops a MIP that finds nothing better for 0.3 s; 
 slower code, so a rule-heavy request past the threshold can end such a phase sooner here). With
 --debug, a line on stderr says where it solved, and the size.
 A pooled solve longer than a second prints a progress line on stderr every second.
+`,
+  worker: `Usage: volunteer-scheduler worker
+
+Runs a solver-only process: it takes jobs (POST /api/jobs) from the PostgreSQL queue that the
+API processes ('serve') fill, solves JOB_WORKERS of them at a time on SOLVER_WORKERS threads, and
+answers no API request. Any number of workers and API processes share one DATABASE_URL, which
+must be PostgreSQL (with the SQLite default, serve solves jobs itself). Run serve with
+JOB_WORKERS=0 to keep the API processes from solving. WORKER_METRICS_PORT serves GET /metrics
+and GET /healthz. SIGTERM or Ctrl-C stops it: running jobs get JOB_SHUTDOWN_GRACE_SECONDS to
+finish, then are handed back to the queue; it exits 0. Exits 2 on a bad configuration.
+It reads the same environment variables as serve.
 `,
   validate: `Usage: volunteer-scheduler validate FILE
 
@@ -277,6 +289,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         if (rest.length > 0) throw new UsageError(`serve takes no arguments (found ${rest.join(' ')}); configure it with environment variables`);
         const { serve } = await import('../http/server.js');
         await serve();
+        return 0;
+      }
+      case 'worker': {
+        if (rest.length > 0) throw new UsageError(`worker takes no arguments (found ${rest.join(' ')}); configure it with environment variables`);
+        const worker = await import('./worker.js');
+        try {
+          await worker.runWorker();
+        } catch (e) {
+          if (!(e instanceof worker.WorkerSetupError)) throw e;
+          io.err(`volunteer-scheduler: ${e.message}\n`);
+          return 2;
+        }
         return 0;
       }
       case 'validate':

@@ -47,6 +47,27 @@ export interface Config {
   /** Browser origins allowed by CORS; empty means CORS is off. */
   corsOrigins: string[];
   logLevel: LogLevel;
+  /** Background jobs (CONTRACT.md section 12). */
+  jobs: JobsConfig;
+}
+
+export interface JobsConfig {
+  /** Jobs this process solves at once (serve: 0 answers HTTP only; the worker command needs 1 or more). */
+  workers: number;
+  /** Largest time_limit of a job, in seconds. */
+  timeLimitMax: number;
+  /** Hours a job is kept after it ends. */
+  retentionHours: number;
+  /** Queued or solving jobs one user may have; more get 429. */
+  maxActivePerUser: number;
+  /** Hosts (host or host:port, lowercase) a callback_url may name. */
+  webhookAllowedHosts: string[];
+  /** Seconds without a heartbeat after which a solving job's worker is taken for dead. */
+  staleS: number;
+  /** Seconds a worker asked to stop (SIGTERM) lets its jobs finish before handing them back. */
+  shutdownGraceS: number;
+  /** The worker command's port for GET /metrics and /healthz (0: none). */
+  workerMetricsPort: number;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +151,31 @@ export const settings: readonly Setting[] = [
     description: 'Comma-separated browser origins allowed to call the API, such as https://rota.example.org.',
   },
   { name: 'LOG_LEVEL', default: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
+  {
+    name: 'JOB_WORKERS',
+    default: '1',
+    description:
+      'Jobs (POST /api/jobs) this process solves at once, on its solver workers (0-64). serve with 0 only answers HTTP and leaves jobs to `volunteer-scheduler worker` processes (PostgreSQL); the worker command needs at least 1.',
+  },
+  { name: 'JOB_TIME_LIMIT_MAX', default: '600', description: 'Largest `time_limit` a job may ask for, in seconds (above it: capped with a warning).' },
+  { name: 'JOB_RETENTION_HOURS', default: '168', description: 'Hours a job and its result are kept after it ends; then deleted (checked hourly).' },
+  { name: 'MAX_ACTIVE_JOBS_PER_USER', default: '20', description: "Queued or solving jobs one key's user may have; one more is 429." },
+  {
+    name: 'WEBHOOK_ALLOWED_HOSTS',
+    default: '(empty: no callbacks)',
+    description: 'Comma-separated hosts (host or host:port) a job\'s `callback_url` may name; any other URL is a 400, so the service cannot be pointed at an internal address.',
+  },
+  {
+    name: 'JOB_STALE_SECONDS',
+    default: '15',
+    description: 'Seconds without a heartbeat (workers send one each second) after which a solving job\'s worker is taken for dead and the job is queued again (once; a second loss fails it).',
+  },
+  {
+    name: 'JOB_SHUTDOWN_GRACE_SECONDS',
+    default: '30',
+    description: 'On SIGTERM, seconds a worker lets its running jobs finish; jobs still running then are handed back to the queue.',
+  },
+  { name: 'WORKER_METRICS_PORT', default: '0 (none)', description: 'The worker command serves GET /metrics and GET /healthz on this port (0: no HTTP at all).' },
 ];
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -157,12 +203,12 @@ class Reader {
     return Number(value);
   }
 
-  seconds(name: string, fallback: number): number {
+  seconds(name: string, fallback: number, max = 3600): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const n = Number(value);
-    if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 3600) {
-      this.problems.push(`${name} is '${value}'; expected a number of seconds above 0 and at most 3600, such as 10.`);
+    if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > max) {
+      this.problems.push(`${name} is '${value}'; expected a number of seconds above 0 and at most ${max}, such as 10.`);
       return fallback;
     }
     return n;
@@ -180,6 +226,21 @@ class Reader {
     }
     return n;
   }
+}
+
+/** WEBHOOK_ALLOWED_HOSTS: host names (or host:port), lowercase; a URL or a path is refused. */
+function webhookHosts(r: Reader): string[] {
+  const hosts = r
+    .string('WEBHOOK_ALLOWED_HOSTS', '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  for (const host of hosts) {
+    if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) {
+      r.problems.push(`WEBHOOK_ALLOWED_HOSTS has '${host.slice(0, 80)}'; each entry is a host name, such as hooks.example.org or hooks.example.org:8443 (no scheme, no path).`);
+    }
+  }
+  return hosts;
 }
 
 function checkDatabaseUrl(url: string, problems: string[]): void {
@@ -277,7 +338,22 @@ export function loadConfig(env: Env = process.env): Config {
     usageHistoryMaxPerKey: r.integer('USAGE_HISTORY_MAX_PER_KEY', 100_000, 1_000, 100_000_000),
     corsOrigins,
     logLevel: logLevel as LogLevel,
+    jobs: {
+      workers: r.integer('JOB_WORKERS', 1, 0, 64),
+      timeLimitMax: r.seconds('JOB_TIME_LIMIT_MAX', 600, 24 * 3600),
+      retentionHours: r.integer('JOB_RETENTION_HOURS', 168, 1, 24 * 365 * 10),
+      maxActivePerUser: r.integer('MAX_ACTIVE_JOBS_PER_USER', 20, 1, 1_000_000),
+      webhookAllowedHosts: webhookHosts(r),
+      staleS: r.integer('JOB_STALE_SECONDS', 15, 3, 3600),
+      shutdownGraceS: r.integer('JOB_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
+      workerMetricsPort: r.integer('WORKER_METRICS_PORT', 0, 0, 65535),
+    },
   };
+  if (config.jobs.timeLimitMax < solveTimeLimitDefault) {
+    r.problems.push(
+      `JOB_TIME_LIMIT_MAX (${config.jobs.timeLimitMax}) is below SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}); a job without time_limit runs for the default, so the maximum must not be lower.`,
+    );
+  }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;
 }

@@ -34,6 +34,8 @@ import { scheduleRoutes } from './routes/schedule.js';
 import { scheduleCsvRoutes } from './routes/schedule-csv.js';
 import { validateRoutes } from './routes/validate.js';
 import { inlinePreparer, type InputPreparer } from '../service/input-preparer.js';
+import type { Jobs } from '../jobs/jobs.js';
+import { jobRoutes } from './routes/jobs.js';
 
 export interface AppDeps {
   config: Config;
@@ -56,9 +58,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Where requests are parsed and validated: input worker threads in the service; this thread by default. */
   preparer?: InputPreparer;
+  /** Background jobs (/api/jobs): served when given. */
+  jobs?: Jobs;
 }
 
-const API_PATHS = ['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/usage'];
+const API_PATHS = ['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/usage', '/api/jobs'];
 
 /** The routers answer an unknown path or method with a bare status; give it a problem body. */
 const emptyStatus: Middleware = async (ctx, next) => {
@@ -72,7 +76,7 @@ const emptyStatus: Middleware = async (ctx, next) => {
     const hint = exact === undefined ? '' : ` Paths are matched exactly: use ${exact}.`;
     throw new ProblemError(
       'not-found',
-      `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage.`,
+      `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate, GET /api/usage, POST and GET /api/jobs, and GET and DELETE /api/jobs/<id> (with /result and /events).`,
     );
   }
   if (ctx.status === 405 || ctx.status === 501) {
@@ -87,7 +91,7 @@ export function createApp(deps: AppDeps): Koa {
   // Errors are answered by problemResponder; Koa's own handler must stay silent.
   app.silent = true;
 
-  const metrics = deps.metrics ?? createMetrics(deps.pool ? () => deps.pool!.stats() : undefined);
+  const metrics = deps.metrics ?? createMetrics(deps.pool ? () => deps.pool!.stats() : undefined, deps.jobs ? () => deps.jobs!.store.countByStatus() : undefined);
   const readiness: ReadinessChecks = { database: () => deps.store.ping(), solverPool: () => deps.pool?.isReady() ?? true };
   const publicRouter = new Router();
   problemRoutes(publicRouter);
@@ -116,6 +120,7 @@ export function createApp(deps: AppDeps): Koa {
   scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
   scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
   usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
+  if (deps.jobs) jobRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, jobs: deps.jobs, logger: deps.logger, clock });
 
   // Label metrics by route pattern: the first route (not middleware) whose path matches.
   const routeOf = (method: string, path: string): string => {

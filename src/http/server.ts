@@ -11,6 +11,8 @@ import { createScheduler } from '../engine/scheduler.js';
 import { KeyStore } from '../store/key-store.js';
 import { createApp } from './app.js';
 import { workerPreparer } from '../service/input-preparer.js';
+import { Jobs } from '../jobs/jobs.js';
+import { createMetrics } from './metrics.js';
 
 export interface RunningServer {
   server: Server;
@@ -28,7 +30,15 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   await scheduler.ready();
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
-  const app = createApp({ config, logger, schemas: loadSchemas(), scheduler, store, secret, pendingWrites, pool: scheduler, preparer });
+  const schemas = loadSchemas();
+  let jobs: Jobs | undefined;
+  const metrics = createMetrics(
+    () => scheduler.stats(),
+    () => jobs!.store.countByStatus(),
+  );
+  jobs = new Jobs({ config, database: store.database, logger, schemas, secret, scheduler, preparer, metrics });
+  await jobs.start();
+  const app = createApp({ config, logger, schemas, scheduler, store, secret, pendingWrites, pool: scheduler, preparer, metrics, jobs });
   const handle = app.callback();
   // Koa's handler settles its own promise: a failure becomes the error response, never a rejection.
   const server = httpServer((req, res) => {
@@ -44,7 +54,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, solver_workers: config.solverWorkers, database: store.dialect }, 'listening');
+  logger.info({ host: config.host, port, solver_workers: config.solverWorkers, database: store.dialect, job_workers: jobs.workers, job_queue: jobs.queue.kind }, 'listening');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -53,10 +63,13 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
         server.closeAllConnections();
       }, GRACE_MS);
       force.unref();
+      // Jobs first: no new one starts; running ones finish within the grace or are handed back;
+      // event streams end (their clients reconnect to another instance).
+      const jobsStopped = jobs.stop();
       server.close(() => {
         clearTimeout(force);
         clearInterval(pruning);
-        void Promise.all([...pendingWrites])
+        void Promise.all([...pendingWrites, jobsStopped])
           .then(() => Promise.all([scheduler.close(), preparer.close(), store.close()]))
           .then(() => {
             resolve();

@@ -16,6 +16,10 @@ export type ProblemSlug =
   | 'not-found'
   | 'method-not-allowed'
   | 'overloaded'
+  | 'too-many-jobs'
+  | 'job-not-finished'
+  | 'job-no-result'
+  | 'job-ended'
   | 'internal';
 
 export interface ProblemType {
@@ -88,14 +92,14 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 415,
     title: 'Unsupported content type',
     explanation:
-      'The JSON endpoints take Content-Type: application/json; POST /api/schedule/csv takes multipart/form-data. Set the header that matches the body.',
+      'The JSON endpoints take Content-Type: application/json; POST /api/schedule/csv takes multipart/form-data; POST /api/jobs takes either. Set the header that matches the body.',
   },
   'not-found': {
     slug: 'not-found',
     status: 404,
     title: 'No such resource',
     explanation:
-      'Nothing is served at this path. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate and GET /api/usage; paths carry no version segment.',
+      "Nothing is served at this path, or the job asked for is not this key's user's (another user's job is answered as if it did not exist) or was deleted after JOB_RETENTION_HOURS. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate, GET /api/usage and the jobs under /api/jobs; paths carry no version segment.",
   },
   'method-not-allowed': {
     slug: 'method-not-allowed',
@@ -108,6 +112,33 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 503,
     title: 'The service is busy',
     explanation: 'The solver queue is full or the database cannot be reached right now. Retry after the number of seconds in Retry-After.',
+  },
+  'too-many-jobs': {
+    slug: 'too-many-jobs',
+    status: 429,
+    title: 'Too many jobs queued or solving',
+    explanation:
+      "The key's user already has as many jobs queued or solving as one user may (MAX_ACTIVE_JOBS_PER_USER, 20 by default). Wait until one ends (GET /api/jobs/<id>, or its events stream) or cancel one with DELETE /api/jobs/<id>, then submit again. The job was not recorded, but the call counted against the daily quota.",
+  },
+  'job-not-finished': {
+    slug: 'job-not-finished',
+    status: 409,
+    title: 'The job has not finished',
+    explanation:
+      "The job is queued or solving, so it has no result yet. GET /api/jobs/<id> shows its status and progress; GET /api/jobs/<id>/events streams them and ends when the job does. Ask for the result once the status is completed (or cancelled: a cancelled job keeps the best schedule it found).",
+  },
+  'job-no-result': {
+    slug: 'job-no-result',
+    status: 409,
+    title: 'The job ended without a schedule',
+    explanation:
+      "The job failed (its error says why: GET /api/jobs/<id>), or it was cancelled before a worker started it, so there is no schedule to return. Submit the request again (fixing what the error names).",
+  },
+  'job-ended': {
+    slug: 'job-ended',
+    status: 409,
+    title: 'The job already ended',
+    explanation: 'DELETE /api/jobs/<id> cancels a queued or solving job; this one is completed or failed already, so there is nothing to cancel. Its result stays readable until it is deleted after JOB_RETENTION_HOURS.',
   },
   internal: {
     slug: 'internal',

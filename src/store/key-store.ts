@@ -49,6 +49,11 @@ export class KeyStore {
     return this.store.dialect;
   }
 
+  /** The database, for the other stores sharing it (the jobs). */
+  get database(): StoreDatabase {
+    return this.store;
+  }
+
   close(): Promise<void> {
     return this.store.close();
   }

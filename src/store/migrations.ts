@@ -52,5 +52,42 @@ export function migrations(dialect: DialectName): Record<string, Migration> {
         await db.schema.createIndex('usage_history_time').ifNotExists().on('usage_history').column('timestamp').execute();
       },
     },
+    '0003_jobs': {
+      // Background jobs (CONTRACT.md section 12): the record of each job, whichever queue
+      // dispatches it (pg-boss on PostgreSQL, the in-process queue on SQLite). The input is kept
+      // as the bytes that were sent, so a worker prepares exactly what the API validated.
+      async up(db: Kysely<unknown>): Promise<void> {
+        const bytes = dialect === 'postgres' ? 'bytea' : 'blob';
+        await db.schema
+          .createTable('jobs')
+          .ifNotExists()
+          .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+          .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
+          .addColumn('status', 'varchar(16)', (c) => c.notNull())
+          .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+          .addColumn('started_at', 'varchar(32)')
+          .addColumn('finished_at', 'varchar(32)')
+          .addColumn('heartbeat_at', 'varchar(32)')
+          .addColumn('kind', 'varchar(8)', (c) => c.notNull())
+          .addColumn('input', bytes, (c) => c.notNull())
+          .addColumn('input2', bytes)
+          .addColumn('fields', 'text', (c) => c.notNull())
+          .addColumn('options', 'text', (c) => c.notNull())
+          .addColumn('callback_url', 'text')
+          .addColumn('demanded_slots', 'integer', (c) => c.notNull())
+          .addColumn('run', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('crashes', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('worker', 'varchar(128)')
+          .addColumn('queue_id', 'varchar(64)')
+          .addColumn('cancel_requested', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('progress', 'text')
+          .addColumn('result', 'text')
+          .addColumn('error', 'text')
+          .execute();
+        await db.schema.createIndex('jobs_user_created').ifNotExists().on('jobs').columns(['user_id', 'created_at']).execute();
+        await db.schema.createIndex('jobs_status').ifNotExists().on('jobs').columns(['status', 'heartbeat_at']).execute();
+        await db.schema.createIndex('jobs_finished').ifNotExists().on('jobs').column('finished_at').execute();
+      },
+    },
   };
 }

@@ -23,4 +23,33 @@ export interface Schema {
     duration_ms: number;
     request_id: string;
   };
+  jobs: {
+    id: string;
+    user_id: string;
+    status: string;
+    created_at: string;
+    started_at: string | null;
+    finished_at: string | null;
+    heartbeat_at: string | null;
+    /** 'json' (input: the body) or 'csv' (input: volunteers.csv, input2: shifts.csv). */
+    kind: string;
+    input: Uint8Array;
+    input2: Uint8Array | null;
+    /** JSON: the CSV upload's text fields (timezone, rule fields); {} for JSON. */
+    fields: string;
+    /** JSON: the query options, as sent (callback_url aside). */
+    options: string;
+    callback_url: string | null;
+    demanded_slots: number;
+    /** Incremented by every claim: the fence a worker's writes are conditioned on. */
+    run: Generated<number>;
+    /** Times a worker died while solving it. */
+    crashes: Generated<number>;
+    worker: string | null;
+    queue_id: string | null;
+    cancel_requested: Generated<number>;
+    progress: string | null;
+    result: string | null;
+    error: string | null;
+  };
 }

@@ -266,6 +266,10 @@ export interface ProblemDetails {
     | '/problems/not-found'
     | '/problems/method-not-allowed'
     | '/problems/overloaded'
+    | '/problems/too-many-jobs'
+    | '/problems/job-not-finished'
+    | '/problems/job-no-result'
+    | '/problems/job-ended'
     | '/problems/internal';
   /**
    * Short summary of the problem type; the same for every occurrence of the type.

@@ -21,8 +21,8 @@ export interface AccessDeps {
   pending?: Set<Promise<void>>;
 }
 
-/** Route patterns whose calls consume the daily quota (CONTRACT.md section 7). */
-export const COUNTED_ROUTES: ReadonlySet<string> = new Set(['/api/schedule', '/api/schedule/csv', '/api/validate']);
+/** Calls that consume the daily quota (CONTRACT.md sections 7 and 12), as `METHOD route pattern`: reading a job does not. */
+export const COUNTED_ROUTES: ReadonlySet<string> = new Set(['POST /api/schedule', 'POST /api/schedule/csv', 'POST /api/validate', 'POST /api/jobs']);
 
 /**
  * The route pattern the router matched for this method, never the raw path: quota and history
@@ -115,7 +115,7 @@ export function accessControl(deps: AccessDeps): Middleware {
     };
     let status = 500;
     try {
-      if (route !== undefined && COUNTED_ROUTES.has(route)) {
+      if (route !== undefined && COUNTED_ROUTES.has(`${ctx.method} ${route}`)) {
         const count = await fromStore(deps, ctx.state.requestId, () => deps.store.consume(user.userId, period.key, user.quota));
         if (count === undefined) {
           limitHeaders(0);

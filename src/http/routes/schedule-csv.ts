@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Config } from '../../config/config.js';
 import type { Scheduler } from '../../engine/scheduler.js';
 import type { CsvFile } from '../../input/csv.js';
+import type { CsvRuleFields } from '../../input/csv-fields.js';
 import { clip } from '../../input/entry-caps.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { schedulePrepared } from '../../service/schedule-service.js';
@@ -105,6 +106,59 @@ function listParts(names: string[]): string {
   return names.length > 5 ? `${shown.join(', ')} and ${names.length - 5} more` : shown.join(', ');
 }
 
+/** The two CSV exports and the text fields of an upload, read into memory. */
+export interface CsvUpload {
+  volunteers: Buffer;
+  shifts: Buffer;
+  /** The timezone field as the upload gave it (default UTC). */
+  zone: string;
+  ruleFields: CsvRuleFields;
+}
+
+/**
+ * Reads a multipart upload of the two exports (415 when it is not multipart, 400 when parts are
+ * missing, repeated, empty or unexpected). The files land in a folder of their own, removed
+ * before this returns whatever happens.
+ */
+export async function readCsvUpload(ctx: Context, maxBytes: number): Promise<CsvUpload> {
+  if (!ctx.is('multipart/form-data')) {
+    const sent = ctx.get('Content-Type') || 'no Content-Type';
+    throw new ProblemError(
+      'unsupported-media-type',
+      `This endpoint takes multipart/form-data with file parts volunteers and shifts (curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv); the request sent ${sent}.`,
+    );
+  }
+  const dir = await mkdtemp(join(tmpdir(), UPLOAD_PREFIX));
+  try {
+    await receive(ctx, dir, maxBytes);
+    const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
+    // koa-body gives a text field sent once as a string, sent more than once as an array.
+    const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
+    const errors: CsvError[] = [];
+    const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && !TEXT_FIELDS.includes(k));
+    if (unexpected.length > 0) {
+      throw new ProblemError('invalid-multipart', `The upload has parts it does not take (${listParts(unexpected)}); the parts are ${TAKES}.`);
+    }
+    const bytes: Partial<Record<CsvFile, Buffer>> = {};
+    for (const part of PARTS) {
+      const file = files[part];
+      if (fields[part] !== undefined) errors.push({ file: part, message: `Part '${part}' was sent as a text field; send it as a file (curl -F ${part}=@${part}.csv).` });
+      else if (file === undefined) errors.push({ file: part, message: `The ${part} file is missing; send it as the file part '${part}'.` });
+      else if (Array.isArray(file)) errors.push({ file: part, message: `The ${part} part was sent ${file.length} times; send one file.` });
+      else if (file.size === 0) errors.push({ file: part, message: `The ${part} file is empty.` });
+      else bytes[part] = await readFile(file.filepath);
+    }
+    if (errors.length > 0 || !bytes.volunteers || !bytes.shifts) {
+      throw new ProblemError('invalid-csv', `The upload is incomplete: ${errors.map((e) => e.message).join(' ')}`, { errors });
+    }
+    const timezone = fields.timezone;
+    const zone = timezone === undefined ? 'UTC' : (Array.isArray(timezone) ? timezone.join(',') : timezone).trim();
+    return { volunteers: bytes.volunteers, shifts: bytes.shifts, zone, ruleFields: { min_rest_hours: fields.min_rest_hours, max_shifts_per_day: fields.max_shifts_per_day } };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export function scheduleCsvRoutes(
   router: Router,
   deps: { config: Config; schemas: SchemaRegistry; preparer: InputPreparer; scheduler: Scheduler; metrics?: Metrics; admit: Middleware },
@@ -112,52 +166,17 @@ export function scheduleCsvRoutes(
   router.post('/api/schedule/csv', deps.admit, async (ctx) => {
     const call = parseScheduleOptions(ctx.query, deps.config, deps.schemas);
     const format = negotiate(ctx);
-    if (!ctx.is('multipart/form-data')) {
-      const sent = ctx.get('Content-Type') || 'no Content-Type';
-      throw new ProblemError(
-        'unsupported-media-type',
-        `This endpoint takes multipart/form-data with file parts volunteers and shifts (curl -F volunteers=@volunteers.csv -F shifts=@shifts.csv); the request sent ${sent}.`,
-      );
-    }
-    const dir = await mkdtemp(join(tmpdir(), UPLOAD_PREFIX));
+    const upload = await readCsvUpload(ctx, deps.config.limits.maxCsvFileBytes);
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule/csv' });
     let status = 'error';
     try {
-      await receive(ctx, dir, deps.config.limits.maxCsvFileBytes);
-      const files = (ctx.request.files ?? {}) as Record<string, UploadedFile | UploadedFile[]>;
-      // koa-body gives a text field sent once as a string, sent more than once as an array.
-      const fields = (ctx.request.body ?? {}) as Record<string, string | string[]>;
-      const errors: CsvError[] = [];
-      const unexpected = [...Object.keys(files), ...Object.keys(fields)].filter((k) => !PARTS.includes(k as CsvFile) && !TEXT_FIELDS.includes(k));
-      if (unexpected.length > 0) {
-        throw new ProblemError('invalid-multipart', `The upload has parts it does not take (${listParts(unexpected)}); the parts are ${TAKES}.`);
-      }
-      const bytes: Partial<Record<CsvFile, Buffer>> = {};
-      for (const part of PARTS) {
-        const file = files[part];
-        if (fields[part] !== undefined)
-          errors.push({ file: part, message: `Part '${part}' was sent as a text field; send it as a file (curl -F ${part}=@${part}.csv).` });
-        else if (file === undefined) errors.push({ file: part, message: `The ${part} file is missing; send it as the file part '${part}'.` });
-        else if (Array.isArray(file)) errors.push({ file: part, message: `The ${part} part was sent ${file.length} times; send one file.` });
-        else if (file.size === 0) errors.push({ file: part, message: `The ${part} file is empty.` });
-        else bytes[part] = await readFile(file.filepath);
-      }
-      if (errors.length > 0 || !bytes.volunteers || !bytes.shifts) {
-        throw new ProblemError('invalid-csv', `The upload is incomplete: ${errors.map((e) => e.message).join(' ')}`, { errors });
-      }
-      const timezone = fields.timezone;
-      const zone = timezone === undefined ? 'UTC' : (Array.isArray(timezone) ? timezone.join(',') : timezone).trim();
-      const prepared = await deps.preparer.prepareCsv(bytes.volunteers, bytes.shifts, zone, {
-        min_rest_hours: fields.min_rest_hours,
-        max_shifts_per_day: fields.max_shifts_per_day,
-      });
+      const prepared = await deps.preparer.prepareCsv(upload.volunteers, upload.shifts, upload.zone, upload.ruleFields);
       checkVolunteer(call, prepared.problem);
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       respond(ctx, format, prepared.problem, answer, call);
       status = 'ok';
     } finally {
       timer?.({ status });
-      await rm(dir, { recursive: true, force: true });
     }
   });
 }
