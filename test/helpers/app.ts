@@ -16,6 +16,8 @@ import { createLogger } from '../../src/logging/logger.js';
 import { packageRoot } from '../../src/package-root.js';
 import { createScheduler, type Scheduler } from '../../src/engine/scheduler.js';
 import { KeyStore } from '../../src/store/key-store.js';
+import { Jobs } from '../../src/jobs/jobs.js';
+import { inlinePreparer } from '../../src/service/input-preparer.js';
 
 export const TEST_SECRET = 'test-secret-0123456789-0123456789-abcdef';
 
@@ -91,6 +93,34 @@ export function testApp(env: Record<string, string> = {}, overrides: Partial<App
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
+}
+
+/**
+ * The test app with background jobs on the shared SQLite store (the in-process queue), solved
+ * by the shared pool `workers` at a time (0: jobs stay queued). Close it after: it stops the
+ * queue and hands back what still runs.
+ */
+export async function testJobsApp(
+  env: Record<string, string> = {},
+  o: { workers?: number; now?: () => Date } = {},
+): Promise<TestApp & { jobs: Jobs; close(): Promise<void> }> {
+  const config = loadConfig(env);
+  const { store } = sharedStore();
+  const logger = createLogger('silent');
+  const jobs = new Jobs({
+    config,
+    database: store.database,
+    logger,
+    schemas: schemas(),
+    secret: TEST_SECRET,
+    scheduler: pool(),
+    preparer: inlinePreparer({ schemas: schemas(), limits: config.limits }),
+    workers: o.workers ?? 1,
+    ...(o.now ? { now: o.now } : {}),
+  });
+  await jobs.start();
+  const app = testApp(env, { jobs });
+  return { ...app, jobs, close: () => jobs.stop(0) };
 }
 
 /** A JSON fixture, parsed; callers that know its shape say so with `as`. */
