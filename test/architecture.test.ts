@@ -20,8 +20,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   engine: ['input', 'rules', 'types'],
   store: [],
   service: ['config', 'engine', 'input', 'rules', 'types', 'package-root.ts'],
-  http: ['auth', 'config', 'engine', 'input', 'logging', 'rules', 'service', 'store', 'types', 'package-root.ts'],
-  cli: ['auth', 'config', 'engine', 'http', 'input', 'logging', 'rules', 'service', 'store', 'types', 'package-root.ts'],
+  jobs: ['config', 'engine', 'input', 'logging', 'service', 'store', 'types', 'package-root.ts'],
+  http: ['auth', 'config', 'engine', 'input', 'jobs', 'logging', 'rules', 'service', 'store', 'types', 'package-root.ts'],
+  cli: ['auth', 'config', 'engine', 'http', 'input', 'jobs', 'logging', 'rules', 'service', 'store', 'types', 'package-root.ts'],
 };
 
 /** npm packages a layer must not use: the HTTP framework and the database drivers stay in their layers. */

@@ -121,13 +121,14 @@ export function openApiDocument(config: Pick<Config, 'limits' | 'solveTimeLimitD
       version: '2.1',
       summary: 'Assigns volunteers to shift slots: most slots filled, fair hours, locked assignments kept, every empty slot explained.',
       description:
-        'Implements the volunteer shift scheduling interface 2.1. Every /api endpoint needs `Authorization: Bearer <user_id>.<signature>` and counts against a daily quota (GET /api/usage excepted). Every error is RFC 9457 problem+json.',
+        'Implements the volunteer shift scheduling interface 2.1. Every /api endpoint needs `Authorization: Bearer <user_id>.<signature>`; the POST endpoints count against a daily quota (GET /api/usage and reading jobs do not). Every error is RFC 9457 problem+json.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This service' }],
     security: [{ bearerKey: [] }],
     tags: [
       { name: 'scheduling', description: 'Schedules and validation.' },
+      { name: 'jobs', description: 'Schedules solved in the background, with progress, cancel and a callback.' },
       { name: 'account', description: 'Quota and usage of the key.' },
       { name: 'reference', description: 'Problem types and schemas (no key).' },
       { name: 'operations', description: 'Health, readiness and metrics (no key).' },
@@ -171,6 +172,39 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
       },
     },
   };
+  const CSV_REQUEST_BODY: Json = {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['volunteers', 'shifts'],
+          properties: {
+            volunteers: { type: 'string', contentMediaType: 'text/csv', description: VOLUNTEER_COLUMNS },
+            shifts: { type: 'string', contentMediaType: 'text/csv', description: SHIFT_COLUMNS },
+            timezone: {
+              type: 'string',
+              description: 'IANA time zone of Start, End and the availability windows, and whose calendar days max_shifts_per_day counts.',
+              default: 'UTC',
+              examples: ['America/Chicago'],
+            },
+            min_rest_hours: {
+              type: 'string',
+              description:
+                "Least rest between two shifts of one volunteer, in hours, 0 to 48 (default 0: only overlapping shifts conflict). A volunteer's Min Rest Hours cell overrides it.",
+              examples: ['8'],
+            },
+            max_shifts_per_day: {
+              type: 'string',
+              description:
+                "Most shifts one volunteer may start on one calendar day of timezone, a whole number >= 1 (default: no limit). A volunteer's Max Shifts Per Day cell overrides it.",
+              examples: ['2'],
+            },
+          },
+        },
+      },
+    },
+  };
   return {
     '/api/schedule': {
       post: {
@@ -196,39 +230,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         summary: 'Schedule volunteers from two CSV exports',
         description: `Each file at most ${config.limits.maxCsvFileBytes} bytes. Start, End and the availability windows are wall-clock times in timezone, written M/D/YYYY h:mm AM|PM, M/D/YYYY H:MM (24-hour) or YYYY-MM-DD HH:MM, one form per file (see the file parts). A bad cell, or a problem validation finds once the cells are read, is a 400 invalid-csv whose errors give file, row, column and the row's id; warnings of the result carry file, row and column too. The text fields min_rest_hours and max_shifts_per_day are the request's rules (JSON: rules.min_rest_hours, rules.max_shifts_per_day); the Min Rest Hours and Max Shifts Per Day columns override them per volunteer, and days are counted in timezone.`,
         parameters: SCHEDULE_QUERY,
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                required: ['volunteers', 'shifts'],
-                properties: {
-                  volunteers: { type: 'string', contentMediaType: 'text/csv', description: VOLUNTEER_COLUMNS },
-                  shifts: { type: 'string', contentMediaType: 'text/csv', description: SHIFT_COLUMNS },
-                  timezone: {
-                    type: 'string',
-                    description: 'IANA time zone of Start, End and the availability windows, and whose calendar days max_shifts_per_day counts.',
-                    default: 'UTC',
-                    examples: ['America/Chicago'],
-                  },
-                  min_rest_hours: {
-                    type: 'string',
-                    description:
-                      "Least rest between two shifts of one volunteer, in hours, 0 to 48 (default 0: only overlapping shifts conflict). A volunteer's Min Rest Hours cell overrides it.",
-                    examples: ['8'],
-                  },
-                  max_shifts_per_day: {
-                    type: 'string',
-                    description:
-                      "Most shifts one volunteer may start on one calendar day of timezone, a whole number >= 1 (default: no limit). A volunteer's Max Shifts Per Day cell overrides it.",
-                    examples: ['2'],
-                  },
-                },
-              },
-            },
-          },
-        },
+        requestBody: CSV_REQUEST_BODY,
         responses: {
           '200': scheduleOk,
           '400': problemResponse(['invalid-csv', 'invalid-multipart', 'invalid-request']),
@@ -257,6 +259,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         },
       },
     },
+    ...jobPaths(config, SCHEDULE_QUERY, CSV_REQUEST_BODY, scheduleOk),
     '/api/usage': {
       get: {
         tags: ['account'],
@@ -278,6 +281,135 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
             content: { 'application/json': { schema: ref('usage-result.json') } },
           },
           '400': problemResponse(['invalid-request']),
+          ...API_ERRORS,
+        },
+      },
+    },
+  };
+}
+
+const JOB_ID: Json = { name: 'id', in: 'path', required: true, description: 'The job id POST /api/jobs gave.', schema: { type: 'string' } };
+const JOB_OK: Json = { description: 'The job.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('job.json') } } };
+const JOB_NOT_FOUND = problemResponse(['not-found']);
+
+/** The jobs endpoints (CONTRACT.md section 12): solving in the background. */
+function jobPaths(config: Pick<Config, 'limits'>, scheduleQuery: Array<Record<string, unknown>>, csvBody: Json, scheduleOk: Json): Json {
+  const jsonBody = JSON_REQUEST_BODY.content as Json;
+  const submitQuery = [
+    ...scheduleQuery.map((p) =>
+      p.name === 'time_limit'
+        ? { ...p, description: 'Solve budget in seconds, above 0 (default SOLVE_TIME_LIMIT_DEFAULT); above JOB_TIME_LIMIT_MAX (600 by default) it is capped with a warning.' }
+        : p,
+    ),
+    {
+      name: 'callback_url',
+      in: 'query',
+      required: false,
+      description:
+        'When the job ends, a POST of {"id", "status"} (application/json) to this URL, signed: X-Scheduler-Timestamp is the Unix time, X-Scheduler-Signature is sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" under the service secret>. Only hosts the operator lists in WEBHOOK_ALLOWED_HOSTS are called (none by default: then the parameter is a 400); redirects are not followed; three tries.',
+      schema: { type: 'string', format: 'uri' },
+      example: 'https://hooks.example.org/schedule-done',
+    },
+  ];
+  return {
+    '/api/jobs': {
+      post: {
+        tags: ['jobs'],
+        operationId: 'submitJob',
+        summary: 'Schedule in the background',
+        description: `The body of POST /api/schedule (application/json) or of POST /api/schedule/csv (multipart/form-data), with the same query options; time_limit up to JOB_TIME_LIMIT_MAX. Validated at once: an invalid body is the same 400 as there. Counts against the quota; reading the job does not. At most MAX_ACTIVE_JOBS_PER_USER jobs queued or solving per user. The result (GET /api/jobs/<id>/result) is the same bytes POST /api/schedule gives for the same request and options. Limits as there: ${config.limits.maxVolunteers} volunteers, ${config.limits.maxShifts} shifts.`,
+        parameters: submitQuery,
+        requestBody: { required: true, content: { ...jsonBody, ...(csvBody.content as Json) } },
+        responses: {
+          '202': {
+            description: 'Queued. Location: /api/jobs/<id>.',
+            headers: { ...headerRefs(...LIMITED), Location: { description: 'The job: /api/jobs/<id>.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: ref('job-submitted.json') } },
+          },
+          '400': problemResponse(['invalid-request', 'invalid-json', 'invalid-csv', 'invalid-multipart', 'invalid-encoding']),
+          '413': problemResponse(['payload-too-large']),
+          '415': problemResponse(['unsupported-media-type']),
+          ...API_ERRORS,
+          '429': problemResponse(['too-many-jobs', 'quota-exceeded'], ['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+        },
+      },
+      get: {
+        tags: ['jobs'],
+        operationId: 'listJobs',
+        summary: "The key's own jobs, most recent first",
+        parameters: [
+          { name: 'status', in: 'query', required: false, description: 'Only jobs of this status.', schema: { type: 'string', enum: ['queued', 'solving', 'completed', 'failed', 'cancelled'] } },
+          { name: 'limit', in: 'query', required: false, description: 'Jobs to return.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+        ],
+        responses: {
+          '200': { description: 'The jobs.', headers: headerRefs(...LIMITED), content: { 'application/json': { schema: ref('job-list.json') } } },
+          '400': problemResponse(['invalid-request']),
+          ...API_ERRORS,
+        },
+      },
+    },
+    '/api/jobs/{id}': {
+      get: {
+        tags: ['jobs'],
+        operationId: 'getJob',
+        summary: "A job's status and progress",
+        description: "Another user's job, or one deleted after JOB_RETENTION_HOURS, is a 404 like one that never existed.",
+        parameters: [JOB_ID],
+        responses: { '200': JOB_OK, '404': JOB_NOT_FOUND, ...API_ERRORS },
+      },
+      delete: {
+        tags: ['jobs'],
+        operationId: 'cancelJob',
+        summary: 'Cancel a job',
+        description:
+          'A queued job is cancelled at once and never runs (200). A solving job is told to stop (202, cancel_requested: true); its worker stops within a second and keeps the best schedule found (status cancelled, result readable). Cancelling a cancelled job again is 200; a completed or failed one is 409 job-ended.',
+        parameters: [JOB_ID],
+        responses: {
+          '200': { ...JOB_OK, description: 'Cancelled (it was queued, or was cancelled already).' },
+          '202': { ...JOB_OK, description: 'Stopping: it was solving.' },
+          '404': JOB_NOT_FOUND,
+          '409': problemResponse(['job-ended']),
+          ...API_ERRORS,
+        },
+      },
+    },
+    '/api/jobs/{id}/result': {
+      get: {
+        tags: ['jobs'],
+        operationId: 'getJobResult',
+        summary: "A job's schedule",
+        description:
+          'The schedule result, the same bytes POST /api/schedule gives for the same request and options; Accept: text/csv or text/calendar give the exports as there (with ?timezone= and ?volunteer_id=). A job cancelled while solving gives the best schedule it found.',
+        parameters: [JOB_ID, ...scheduleQuery.filter((p) => p.name === 'timezone' || p.name === 'volunteer_id')],
+        responses: {
+          '200': scheduleOk,
+          '400': problemResponse(['invalid-request']),
+          '404': JOB_NOT_FOUND,
+          '409': problemResponse(['job-not-finished', 'job-no-result'], ['Retry-After']),
+          ...API_ERRORS,
+        },
+      },
+    },
+    '/api/jobs/{id}/events': {
+      get: {
+        tags: ['jobs'],
+        operationId: 'jobEvents',
+        summary: "A job's progress as server-sent events",
+        description:
+          'text/event-stream: a `retry: 2000` line, then an event `progress` with the job (schemas/job.json) at once and each time it changes (at most four times a second), and a last event `end` with its final status, after which the stream closes. A comment line every 15 s keeps an idle stream open. A client that reconnects gets the current state first. Browsers cannot send the Authorization header with EventSource: read the stream with fetch().',
+        parameters: [JOB_ID],
+        responses: {
+          '200': {
+            description: 'The event stream.',
+            headers: headerRefs(...LIMITED),
+            content: {
+              'text/event-stream': {
+                schema: { type: 'string', description: 'Events `progress` and `end`; each data line is a Job (schemas/job.json).' },
+                example: 'retry: 2000\n\nevent: progress\nid: 1\ndata: {"id":"0b6f…","status":"solving",…}\n\nevent: end\nid: 2\ndata: {"id":"0b6f…","status":"completed",…}\n\n',
+              },
+            },
+          },
+          '404': JOB_NOT_FOUND,
           ...API_ERRORS,
         },
       },

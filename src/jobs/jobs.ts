@@ -8,12 +8,11 @@ import type { Logger } from '../logging/logger.js';
 import type { Scheduler } from '../engine/scheduler.js';
 import type { InputPreparer } from '../service/input-preparer.js';
 import type { StoreDatabase } from '../store/database.js';
-import type { Metrics } from '../http/metrics.js';
 import { JobStore, type JobSummary } from './job-store.js';
 import { localQueue } from './local-queue.js';
 import { pgBossQueue } from './pg-boss-queue.js';
 import type { JobQueue } from './queue.js';
-import { JobRunner } from './runner.js';
+import { JobRunner, type JobTimings } from './runner.js';
 import { Supervisor } from './supervisor.js';
 import { JobWatcher } from './watcher.js';
 
@@ -26,7 +25,7 @@ export interface JobsDeps {
   /** Needed when this process solves jobs (workers > 0). */
   scheduler?: Scheduler;
   preparer?: InputPreparer;
-  metrics?: Pick<Metrics, 'jobWaitSeconds' | 'jobSolveSeconds'>;
+  metrics?: JobTimings;
   /** Jobs solved here at once (default config.jobs.workers). */
   workers?: number;
   /** Tests: the supervisor's and runner's clock. */

@@ -16,7 +16,6 @@ import type { PreparedProblem } from '../service/prepare.js';
 import { parseScheduleOptions } from '../service/options.js';
 import { ProblemError } from '../service/problems.js';
 import { schedulePrepared } from '../service/schedule-service.js';
-import type { Metrics } from '../http/metrics.js';
 import { sendCallback } from './callback.js';
 import type { Claim, JobError, JobInput, JobProgress, JobStore } from './job-store.js';
 import type { JobQueue } from './queue.js';
@@ -34,8 +33,14 @@ export interface RunnerDeps {
   schemas: SchemaRegistry;
   logger: Logger;
   secret: string;
-  metrics?: Pick<Metrics, 'jobWaitSeconds' | 'jobSolveSeconds'>;
+  metrics?: JobTimings;
   now?: () => Date;
+}
+
+/** Where a runner reports how long jobs waited and ran (the Prometheus histograms of http/metrics.ts). */
+export interface JobTimings {
+  jobWaitSeconds: { observe(seconds: number): void };
+  jobSolveSeconds: { observe(seconds: number): void };
 }
 
 type StopReason = 'cancel' | 'lost' | 'shutdown';

@@ -249,6 +249,178 @@ export interface FieldError {
   message: string;
 }
 
+export interface JobList {
+  /**
+   * At most ?limit= jobs (default 20, at most 100), of ?status= when given.
+   */
+  jobs: Job[];
+  [k: string]: unknown;
+}
+/**
+ * A background job (POST /api/jobs), as GET /api/jobs/<id> shows it; also the data of every event of GET /api/jobs/<id>/events and each entry of GET /api/jobs.
+ */
+
+export interface Job {
+  /**
+   * The job's id (a UUID).
+   */
+  id: string;
+  /**
+   * queued (waiting for a worker), solving, completed (the result is ready), failed (error says why; no result) or cancelled (by DELETE: a job cancelled while solving keeps the best schedule it found, readable at /result; one cancelled while queued never ran and has none).
+   */
+  status: 'queued' | 'solving' | 'completed' | 'failed' | 'cancelled';
+  /**
+   * When it was submitted (UTC).
+   */
+  created_at: string;
+  /**
+   * When a worker first started it; null while it has not started.
+   */
+  started_at: string | null;
+  /**
+   * When it ended; null until then.
+   */
+  finished_at: string | null;
+  /**
+   * How far the solve has come, written as the solve improves (at most four times a second).
+   */
+  progress: {
+    /**
+     * queued; preparing (reading and validating the input); solving (before the first schedule); then the engine's phase that found the latest better schedule (greedy, augment, coverage_lp, coverage, staffing_lp, staffing, balance, fairness_lp, fairness); done when it completed or was cancelled; failed or cancelled for a job that ended without running.
+     */
+    phase: string;
+    /**
+     * Seconds since its worker started it (0 while queued).
+     */
+    elapsed_s: number;
+    /**
+     * Slots filled in the best schedule so far, locked assignments included; at the end, the result's filled slots.
+     */
+    filled_slots: number;
+    /**
+     * Slots the request asks for: the sum of every shift's headcounts.
+     */
+    demanded_slots: number;
+    /**
+     * A proven upper bound on filled_slots, once every part of the problem has one; null before.
+     */
+    bound: number | null;
+    [k: string]: unknown;
+  };
+  /**
+   * Why a failed job failed (or a note on a job cancelled while its worker was lost).
+   */
+  error?: {
+    /**
+     * worker_lost (its worker stopped answering twice), internal (an unexpected error), or the problem type slug of an input the worker refused (such as invalid-request).
+     */
+    code: string;
+    /**
+     * What happened and what to do.
+     */
+    message: string;
+    [k: string]: unknown;
+  };
+  /**
+   * true while a cancelled solving job is stopping (at most a second).
+   */
+  cancel_requested?: true;
+  /**
+   * The job's URLs.
+   */
+  links: {
+    /**
+     * GET: this status; DELETE: cancel.
+     */
+    self: string;
+    /**
+     * GET: the schedule once completed.
+     */
+    result: string;
+    /**
+     * GET: the server-sent event stream of progress.
+     */
+    events: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
+export interface JobSubmitted {
+  /**
+   * The job's id.
+   */
+  id: string;
+  /**
+   * Always queued.
+   */
+  status: 'queued';
+  /**
+   * When it was submitted (UTC).
+   */
+  created_at: string;
+  links: Links;
+  /**
+   * Warnings about the call itself (a time_limit over JOB_TIME_LIMIT_MAX, capped); the request's own warnings are in the result.
+   */
+  warnings?: Warning[];
+  [k: string]: unknown;
+}
+/**
+ * The job's URLs: self (status; DELETE cancels), result, events.
+ */
+
+export interface Links {
+  /**
+   * GET: this status; DELETE: cancel.
+   */
+  self: string;
+  /**
+   * GET: the schedule once completed.
+   */
+  result: string;
+  /**
+   * GET: the server-sent event stream of progress.
+   */
+  events: string;
+  [k: string]: unknown;
+}
+/**
+ * Something worth a look that does not stop the request: a locked assignment that breaks a rule, a group nobody belongs to, an unknown (possibly misspelt) property.
+ */
+
+export interface Warning {
+  /**
+   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
+   */
+  code: string;
+  /**
+   * Human-readable sentence saying what was found and what it means.
+   */
+  message: string;
+  /**
+   * RFC 6901 JSON Pointer into the request to the value the warning is about, where there is one.
+   */
+  pointer?: string;
+  /**
+   * The id of the volunteer or shift the warning concerns, when known (see FieldError.id).
+   */
+  id?: string;
+  /**
+   * For a CSV upload: the file the warning is about (volunteers or shifts), where it is about one.
+   */
+  file?: 'volunteers' | 'shifts';
+  /**
+   * For a CSV upload: the row as a spreadsheet shows it (the header is row 1).
+   */
+  row?: number;
+  /**
+   * For a CSV upload: the column header as written in the file.
+   */
+  column?: string;
+  [k: string]: unknown;
+}
+
 export interface ProblemDetails {
   /**
    * Relative URI of the problem type, /problems/<slug>; GET on it returns a page that explains the problem.
@@ -345,38 +517,6 @@ export interface CsvError {
 /**
  * Something worth a look that does not stop the request: a locked assignment that breaks a rule, a group nobody belongs to, an unknown (possibly misspelt) property.
  */
-
-export interface Warning {
-  /**
-   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
-   */
-  code: string;
-  /**
-   * Human-readable sentence saying what was found and what it means.
-   */
-  message: string;
-  /**
-   * RFC 6901 JSON Pointer into the request to the value the warning is about, where there is one.
-   */
-  pointer?: string;
-  /**
-   * The id of the volunteer or shift the warning concerns, when known (see FieldError.id).
-   */
-  id?: string;
-  /**
-   * For a CSV upload: the file the warning is about (volunteers or shifts), where it is about one.
-   */
-  file?: 'volunteers' | 'shifts';
-  /**
-   * For a CSV upload: the row as a spreadsheet shows it (the header is row 1).
-   */
-  row?: number;
-  /**
-   * For a CSV upload: the column header as written in the file.
-   */
-  column?: string;
-  [k: string]: unknown;
-}
 
 export interface ScheduleOptions {
   /**

@@ -33,6 +33,14 @@ const VALID_ENV: Record<string, string> = {
   USAGE_HISTORY_MAX_PER_KEY: '5000',
   CORS_ORIGINS: 'https://rota.example.org',
   LOG_LEVEL: 'DEBUG',
+  JOB_WORKERS: '0',
+  JOB_TIME_LIMIT_MAX: '900',
+  JOB_RETENTION_HOURS: '48',
+  MAX_ACTIVE_JOBS_PER_USER: '5',
+  WEBHOOK_ALLOWED_HOSTS: 'hooks.example.org, Hooks.Example.net:8443',
+  JOB_STALE_SECONDS: '20',
+  JOB_SHUTDOWN_GRACE_SECONDS: '45',
+  WORKER_METRICS_PORT: '9464',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -100,10 +108,31 @@ describe('configuration', () => {
         maxStringLength: 500,
         maxGroupsPerShift: 6,
       },
+      jobs: {
+        workers: 0,
+        timeLimitMax: 900,
+        retentionHours: 48,
+        maxActivePerUser: 5,
+        webhookAllowedHosts: ['hooks.example.org', 'hooks.example.net:8443'],
+        staleS: 20,
+        shutdownGraceS: 45,
+        workerMetricsPort: 9464,
+      },
     });
   });
 
   const bad: Array<[string, Record<string, string>, string]> = [
+    [
+      'a callback host written as a URL',
+      { WEBHOOK_ALLOWED_HOSTS: 'https://hooks.example.org/x' },
+      "WEBHOOK_ALLOWED_HOSTS has 'https://hooks.example.org/x'; each entry is a host name, such as hooks.example.org or hooks.example.org:8443 (no scheme, no path).",
+    ],
+    [
+      'a job time limit below the default time limit',
+      { JOB_TIME_LIMIT_MAX: '5' },
+      'JOB_TIME_LIMIT_MAX (5) is below SOLVE_TIME_LIMIT_DEFAULT (10); a job without time_limit runs for the default, so the maximum must not be lower.',
+    ],
+    ['a negative number of job workers', { JOB_WORKERS: '-1' }, "JOB_WORKERS is '-1'; expected a whole number from 0 to 64."],
     ['a port that is not a number', { PORT: 'eighty' }, "PORT is 'eighty'; expected a whole number from 0 to 65535."],
     ['a port out of range', { PORT: '70000' }, "PORT is '70000'; expected a whole number from 0 to 65535."],
     [
