@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A first session with the API, as written in the README: issue a key, validate a request,
-# schedule it as JSON, schedule the spreadsheet exports as CSV, and read the usage.
+# schedule it as JSON, schedule the spreadsheet exports as CSV, schedule it as a background job,
+# and read the usage.
 # Run it from the checkout, against a running service on the same database:
 #   npm start            (in another terminal)
 #   examples/walkthrough.sh
@@ -32,6 +33,16 @@ curl -sS --fail-with-body -X POST "$BASE_URL/api/schedule/csv" \
   -F min_rest_hours=8 -F max_shifts_per_day=2 \
   -o /dev/null -w 'HTTP %{http_code}, %{size_download} bytes of schedule\n'
 
-echo "== 5. Read the usage"
+echo "== 5. Schedule it in the background: submit a job, follow its events, fetch its result"
+JOB=$(curl -sS --fail-with-body -X POST "$BASE_URL/api/jobs" \
+  -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+  -d @examples/request.json)
+echo "$JOB"
+JOB_ID=$(printf '%s' "$JOB" | sed -E 's/.*"id":"([^"]+)".*/\1/')
+curl -sS --fail-with-body -N "$BASE_URL/api/jobs/$JOB_ID/events" -H "Authorization: Bearer $KEY" | grep '^event: end'
+curl -sS --fail-with-body "$BASE_URL/api/jobs/$JOB_ID/result" -H "Authorization: Bearer $KEY" \
+  -o /dev/null -w 'HTTP %{http_code}, %{size_download} bytes of job result\n'
+
+echo "== 6. Read the usage"
 curl -sS --fail-with-body "$BASE_URL/api/usage?limit=5" -H "Authorization: Bearer $KEY"
 echo

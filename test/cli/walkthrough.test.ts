@@ -24,7 +24,10 @@ describe('examples/walkthrough.sh against a fresh service', function () {
       expect(run.stdout).to.include('"valid":true');
       expect(run.stdout).to.include('"assigned_shifts":{"sat-am":');
       expect(run.stdout).to.match(/HTTP 200, \d+ bytes of schedule/);
-      expect(run.stdout).to.include('"usage_count":3');
+      expect(run.stdout).to.include('"status":"queued"');
+      expect(run.stdout).to.include('event: end');
+      expect(run.stdout).to.match(/HTTP 200, \d+ bytes of job result/);
+      expect(run.stdout).to.include('"usage_count":4');
       expect((await service.stop()).code).to.equal(0);
     } finally {
       service.kill();
