@@ -25,6 +25,11 @@ const GRACE_MS = 10_000;
 export async function startServer(config: Config = loadConfig(), logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const store = await KeyStore.open(config.databaseUrl);
   const secret = config.schedulerSecret ?? (await store.sharedSecret());
+  if (store.dialect === 'sqlite' && config.jobs.workers === 0) {
+    logger.warn(
+      'JOB_WORKERS=0 with SQLite: jobs (POST /api/jobs) are accepted but nothing here solves them, and the worker command needs PostgreSQL; set JOB_WORKERS=1 or more, or use PostgreSQL with worker processes',
+    );
+  }
   if (config.schedulerSecret === undefined) logger.warn('SCHEDULER_SECRET is not set: keys are signed with a secret generated once and kept in the database');
   const scheduler = createScheduler({ workers: config.solverWorkers });
   await scheduler.ready();
