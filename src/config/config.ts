@@ -68,6 +68,8 @@ export interface JobsConfig {
   shutdownGraceS: number;
   /** The worker command's port for GET /metrics and /healthz (0: none). */
   workerMetricsPort: number;
+  /** A job's limits: the request limits with larger counts (JOB_MAX_*), for rosters too large to solve while a client waits. */
+  limits: Limits;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +176,18 @@ export const settings: readonly Setting[] = [
     name: 'JOB_SHUTDOWN_GRACE_SECONDS',
     default: '30',
     description: 'On SIGTERM, seconds a worker lets its running jobs finish; jobs still running then are handed back to the queue.',
+  },
+  {
+    name: 'JOB_MAX_VOLUNTEERS',
+    default: '20000',
+    description: 'Most volunteers in one job (at least MAX_VOLUNTEERS is always allowed); a larger synchronous request is told it may be submitted as a job.',
+  },
+  { name: 'JOB_MAX_SHIFTS', default: '50000', description: 'Most shifts in one job (at least MAX_SHIFTS), such as a year-long roster.' },
+  { name: 'JOB_MAX_LOCKED_ASSIGNMENTS', default: '200000', description: 'Most current_assignments in one job (at least MAX_LOCKED_ASSIGNMENTS).' },
+  {
+    name: 'JOB_MAX_CANDIDATE_PAIRS',
+    default: '10000000',
+    description: "Most (volunteer, shift) pairs of the same group in one job (at least MAX_CANDIDATE_PAIRS): the engine's model size, which bounds a worker's memory.",
   },
   { name: 'WORKER_METRICS_PORT', default: '0 (none)', description: 'The worker command serves GET /metrics and GET /healthz on this port (0: no HTTP at all).' },
 ];
@@ -311,6 +325,16 @@ export function loadConfig(env: Env = process.env): Config {
     if (!ok) r.problems.push(`CORS_ORIGINS has '${origin}'; each entry must be an origin such as https://rota.example.org (scheme, host and port only).`);
   }
 
+  const limits: Limits = {
+    maxJsonBodyBytes: r.bytes('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024),
+    maxCsvFileBytes: r.bytes('MAX_CSV_FILE_BYTES', 10 * 1024 * 1024),
+    maxVolunteers: r.integer('MAX_VOLUNTEERS', 10_000, 1, 1_000_000),
+    maxShifts: r.integer('MAX_SHIFTS', 10_000, 1, 1_000_000),
+    maxLockedAssignments: r.integer('MAX_LOCKED_ASSIGNMENTS', 50_000, 0, 10_000_000),
+    maxCandidatePairs: r.integer('MAX_CANDIDATE_PAIRS', 5_000_000, 1, 100_000_000),
+    maxStringLength: r.integer('MAX_STRING_LENGTH', 1000, 200, 1_000_000),
+    maxGroupsPerShift: r.integer('MAX_GROUPS_PER_SHIFT', 100, 1, 100_000),
+  };
   const config: Config = {
     port: r.integer('PORT', 8080, 0, 65535),
     host: r.string('HOST', '0.0.0.0'),
@@ -320,16 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     solveTimeLimitDefault,
     solveTimeLimitMax,
     solverWorkers: r.integer('SOLVER_WORKERS', Math.max(1, availableParallelism()), 1, 64),
-    limits: {
-      maxJsonBodyBytes: r.bytes('MAX_JSON_BODY_BYTES', 10 * 1024 * 1024),
-      maxCsvFileBytes: r.bytes('MAX_CSV_FILE_BYTES', 10 * 1024 * 1024),
-      maxVolunteers: r.integer('MAX_VOLUNTEERS', 10_000, 1, 1_000_000),
-      maxShifts: r.integer('MAX_SHIFTS', 10_000, 1, 1_000_000),
-      maxLockedAssignments: r.integer('MAX_LOCKED_ASSIGNMENTS', 50_000, 0, 10_000_000),
-      maxCandidatePairs: r.integer('MAX_CANDIDATE_PAIRS', 5_000_000, 1, 100_000_000),
-      maxStringLength: r.integer('MAX_STRING_LENGTH', 1000, 200, 1_000_000),
-      maxGroupsPerShift: r.integer('MAX_GROUPS_PER_SHIFT', 100, 1, 100_000),
-    },
+    limits,
     solveQueueMax: r.integer('SOLVE_QUEUE_MAX', 32, 0, 10_000),
     inputWorkers: r.integer('INPUT_WORKERS', Math.max(1, Math.min(4, availableParallelism())), 1, 64),
     inputQueueMax: r.integer('INPUT_QUEUE_MAX', 64, 1, 10_000),
@@ -347,8 +362,16 @@ export function loadConfig(env: Env = process.env): Config {
       staleS: r.integer('JOB_STALE_SECONDS', 15, 3, 3600),
       shutdownGraceS: r.integer('JOB_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
       workerMetricsPort: r.integer('WORKER_METRICS_PORT', 0, 0, 65535),
+      limits: { ...limits },
     },
   };
+  // A job takes at least what a synchronous request takes.
+  Object.assign(config.jobs.limits, {
+    maxVolunteers: Math.max(limits.maxVolunteers, r.integer('JOB_MAX_VOLUNTEERS', 20_000, 1, 10_000_000)),
+    maxShifts: Math.max(limits.maxShifts, r.integer('JOB_MAX_SHIFTS', 50_000, 1, 10_000_000)),
+    maxLockedAssignments: Math.max(limits.maxLockedAssignments, r.integer('JOB_MAX_LOCKED_ASSIGNMENTS', 200_000, 0, 100_000_000)),
+    maxCandidatePairs: Math.max(limits.maxCandidatePairs, r.integer('JOB_MAX_CANDIDATE_PAIRS', 10_000_000, 1, 1_000_000_000)),
+  });
   if (config.jobs.timeLimitMax < solveTimeLimitDefault) {
     r.problems.push(
       `JOB_TIME_LIMIT_MAX (${config.jobs.timeLimitMax}) is below SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}); a job without time_limit runs for the default, so the maximum must not be lower.`,

@@ -60,11 +60,11 @@ export function jobCall(options: Record<string, string>, config: Config, schemas
   return parseScheduleOptions(options, { solveTimeLimitDefault: config.solveTimeLimitDefault, solveTimeLimitMax: config.jobs.timeLimitMax }, schemas);
 }
 
-/** Prepares a job's stored input as its endpoint did. */
-export function prepareInput(preparer: InputPreparer, input: JobInput): Promise<PreparedProblem> {
-  if (input.kind === 'json') return preparer.prepareJson(input.body);
+/** Prepares a job's stored input as its endpoint did, within the jobs' limits. */
+export function prepareInput(preparer: InputPreparer, input: JobInput, config: Pick<Config, 'jobs'>): Promise<PreparedProblem> {
+  if (input.kind === 'json') return preparer.prepareJson(input.body, config.jobs.limits);
   const { timezone, ...ruleFields } = input.fields;
-  return preparer.prepareCsv(input.volunteers, input.shifts, typeof timezone === 'string' ? timezone : 'UTC', ruleFields);
+  return preparer.prepareCsv(input.volunteers, input.shifts, typeof timezone === 'string' ? timezone : 'UTC', ruleFields, config.jobs.limits);
 }
 
 /** Slots locked assignments fill before the solve: they count in the progress's filled slots. */
@@ -178,7 +178,7 @@ export class JobRunner {
     let end: { status: 'completed' | 'cancelled' | 'failed'; result?: string; error?: JobError } | undefined;
     try {
       const call = jobCall(claim.input.options, this.deps.config, this.deps.schemas);
-      const prepared = await prepareInput(this.deps.preparer, claim.input);
+      const prepared = await prepareInput(this.deps.preparer, claim.input, this.deps.config);
       const locked = lockedSlots(prepared.problem);
       progress = { ...progress, phase: 'solving', filled_slots: locked };
       pending = progress;
@@ -190,7 +190,7 @@ export class JobRunner {
       const answer = await schedulePrepared(
         prepared,
         { ...call, signal: running.abort.signal, onProgress },
-        { schemas: this.deps.schemas, limits: this.deps.config.limits, scheduler: this.deps.scheduler },
+        { schemas: this.deps.schemas, limits: this.deps.config.jobs.limits, scheduler: this.deps.scheduler },
       );
       if (running.reason !== 'lost' && running.reason !== 'shutdown') end = { status: running.reason === 'cancel' ? 'cancelled' : 'completed', result: answer.json };
     } catch (err) {

@@ -24,9 +24,10 @@ export type InputTaskResult =
 /** Prepares requests: the same results wherever it runs. */
 export interface InputPreparer {
   validate(body: Uint8Array): Promise<ValidationResult>;
-  prepareJson(body: Uint8Array): Promise<PreparedProblem>;
+  /** `limits`: other limits than the preparer's (the jobs' larger ones). */
+  prepareJson(body: Uint8Array, limits?: Limits): Promise<PreparedProblem>;
   /** `ruleFields`: the upload's min_rest_hours and max_shifts_per_day text fields, as sent. */
-  prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string, ruleFields?: CsvRuleFields): Promise<PreparedProblem>;
+  prepareCsv(volunteers: Uint8Array, shifts: Uint8Array, timezone: string, ruleFields?: CsvRuleFields, limits?: Limits): Promise<PreparedProblem>;
   close(): Promise<void>;
   stats(): { threads: number; queued: number };
 }
@@ -42,8 +43,9 @@ function settle<T>(work: () => T): Promise<T> {
 export function inlinePreparer(context: PrepareContext): InputPreparer {
   return {
     validate: (body) => settle(() => validateJsonBody(body, context)),
-    prepareJson: (body) => settle(() => prepareJsonBody(body, context)),
-    prepareCsv: (volunteers, shifts, timezone, ruleFields = {}) => settle(() => prepareCsv(volunteers, shifts, timezone, context, ruleFields)),
+    prepareJson: (body, limits) => settle(() => prepareJsonBody(body, limits ? { ...context, limits } : context)),
+    prepareCsv: (volunteers, shifts, timezone, ruleFields = {}, limits) =>
+      settle(() => prepareCsv(volunteers, shifts, timezone, limits ? { ...context, limits } : context, ruleFields)),
     close: async () => {},
     stats: () => ({ threads: 0, queued: 0 }),
   };
@@ -66,10 +68,10 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
     maxQueue: options.queueMax,
     idleTimeout: Infinity,
   });
-  const run = async (task: TaskBody): Promise<ValidationResult | PreparedProblem> => {
+  const run = async (task: TaskBody, limits: Limits = options.limits): Promise<ValidationResult | PreparedProblem> => {
     let result: InputTaskResult;
     try {
-      result = await pool.run({ ...task, limits: options.limits });
+      result = await pool.run({ ...task, limits });
     } catch (e) {
       if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message)) {
         throw new ProblemError('overloaded', 'Every input worker is busy and the queue is full; retry in a few seconds.', { headers: { 'Retry-After': '2' } });
@@ -81,9 +83,9 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
   };
   return {
     validate: async (body) => (await run({ kind: 'validate', body })) as ValidationResult,
-    prepareJson: async (body) => (await run({ kind: 'json', body })) as PreparedProblem,
-    prepareCsv: async (volunteers, shifts, timezone, ruleFields = {}) =>
-      (await run({ kind: 'csv', volunteers, shifts, timezone, ruleFields })) as PreparedProblem,
+    prepareJson: async (body, limits) => (await run({ kind: 'json', body }, limits)) as PreparedProblem,
+    prepareCsv: async (volunteers, shifts, timezone, ruleFields = {}, limits) =>
+      (await run({ kind: 'csv', volunteers, shifts, timezone, ruleFields }, limits)) as PreparedProblem,
     close: () => pool.destroy(),
     stats: () => ({ threads: pool.threads.length, queued: pool.queueSize }),
   };

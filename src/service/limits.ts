@@ -95,3 +95,26 @@ export function enforcePairLimit(problem: Problem, limits: Limits): void {
     throw new ProblemError('payload-too-large', `${problemError.detail} Split the request by date range or by group.`, problemError.extras);
   }
 }
+
+/** The request limits a job may exceed, by name: the job's own limit's name and field. */
+const JOB_LIMITS: Record<string, [string, keyof Limits]> = {
+  MAX_VOLUNTEERS: ['JOB_MAX_VOLUNTEERS', 'maxVolunteers'],
+  MAX_SHIFTS: ['JOB_MAX_SHIFTS', 'maxShifts'],
+  MAX_LOCKED_ASSIGNMENTS: ['JOB_MAX_LOCKED_ASSIGNMENTS', 'maxLockedAssignments'],
+  MAX_CANDIDATE_PAIRS: ['JOB_MAX_CANDIDATE_PAIRS', 'maxCandidatePairs'],
+};
+
+/**
+ * A synchronous request over a count limit a job takes more of: the 413 says so, so that a
+ * year-long roster is sent to POST /api/jobs rather than split by hand. Other errors unchanged.
+ */
+export function withJobHint(error: unknown, jobLimits: Limits): unknown {
+  if (!(error instanceof ProblemError) || error.type.slug !== 'payload-too-large' || !error.extras.limit) return error;
+  const job = JOB_LIMITS[error.extras.limit.name];
+  if (!job || jobLimits[job[1]] <= error.extras.limit.value) return error;
+  return new ProblemError(
+    'payload-too-large',
+    `${error.detail} A background job (POST /api/jobs, the same body) takes up to ${jobLimits[job[1]].toLocaleString('en-US')} (${job[0]}).`,
+    error.extras,
+  );
+}

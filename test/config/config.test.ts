@@ -41,6 +41,10 @@ const VALID_ENV: Record<string, string> = {
   JOB_STALE_SECONDS: '20',
   JOB_SHUTDOWN_GRACE_SECONDS: '45',
   WORKER_METRICS_PORT: '9464',
+  JOB_MAX_VOLUNTEERS: '1000',
+  JOB_MAX_SHIFTS: '150',
+  JOB_MAX_LOCKED_ASSIGNMENTS: '600',
+  JOB_MAX_CANDIDATE_PAIRS: '4000',
 };
 
 function problemsOf(env: Record<string, string>): string[] {
@@ -117,6 +121,17 @@ describe('configuration', () => {
         staleS: 20,
         shutdownGraceS: 45,
         workerMetricsPort: 9464,
+        // A job takes at least what a request takes: JOB_MAX_SHIFTS 150 is under MAX_SHIFTS 200.
+        limits: {
+          maxJsonBodyBytes: 524288,
+          maxCsvFileBytes: 2097152,
+          maxVolunteers: 1000,
+          maxShifts: 200,
+          maxLockedAssignments: 600,
+          maxCandidatePairs: 4000,
+          maxStringLength: 500,
+          maxGroupsPerShift: 6,
+        },
       },
     });
   });

@@ -115,7 +115,7 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
       await jsonBody(deps.config.limits.maxJsonBodyBytes)(ctx, async () => {});
       input = { kind: 'json', body: ctx.state.body!, options: query as Record<string, string> };
     }
-    const prepared = await prepareInput(deps.preparer, input);
+    const prepared = await prepareInput(deps.preparer, input, deps.config);
     checkVolunteer(call, prepared.problem);
     const submitted = await store(ctx)(() =>
       deps.jobs.store.submit(userOf(ctx), input, {
@@ -197,7 +197,7 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
     }
     const input = await store(ctx)(() => deps.jobs.store.input(job.id, userOf(ctx)));
     if (!input) throw notFound(job.id);
-    const prepared = await prepareInput(deps.preparer, input);
+    const prepared = await prepareInput(deps.preparer, input, deps.config);
     checkVolunteer(options, prepared.problem);
     const answer = { json, output: { result: JSON.parse(json) as unknown } } as unknown as ScheduleAnswer;
     respond(ctx, format, prepared.problem, answer, options);

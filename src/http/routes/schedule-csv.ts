@@ -21,6 +21,7 @@ import type { CsvError } from '../../types/schema-types.js';
 import { overLimit, ProblemError } from '../../service/problems.js';
 import type { Metrics } from '../metrics.js';
 import { parseScheduleOptions } from '../../service/options.js';
+import { withJobHint } from '../../service/limits.js';
 import { checkVolunteer, negotiate, respond } from './exports.js';
 
 interface UploadedFile {
@@ -170,7 +171,9 @@ export function scheduleCsvRoutes(
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule/csv' });
     let status = 'error';
     try {
-      const prepared = await deps.preparer.prepareCsv(upload.volunteers, upload.shifts, upload.zone, upload.ruleFields);
+      const prepared = await deps.preparer.prepareCsv(upload.volunteers, upload.shifts, upload.zone, upload.ruleFields).catch((e: unknown) => {
+        throw withJobHint(e, deps.config.jobs.limits);
+      });
       checkVolunteer(call, prepared.problem);
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       respond(ctx, format, prepared.problem, answer, call);

@@ -8,6 +8,7 @@ import type { Config } from '../../config/config.js';
 import type { SchemaRegistry } from '../../input/schema-registry.js';
 import { schedulePrepared } from '../../service/schedule-service.js';
 import { parseScheduleOptions } from '../../service/options.js';
+import { withJobHint } from '../../service/limits.js';
 import type { InputPreparer } from '../../service/input-preparer.js';
 import type { Scheduler } from '../../engine/scheduler.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -24,7 +25,9 @@ export function scheduleRoutes(
     const timer = deps.metrics?.solveSeconds.startTimer({ endpoint: '/api/schedule' });
     let status = 'error';
     try {
-      const prepared = await deps.preparer.prepareJson(ctx.state.body!);
+      const prepared = await deps.preparer.prepareJson(ctx.state.body!).catch((e: unknown) => {
+        throw withJobHint(e, deps.config.jobs.limits);
+      });
       checkVolunteer(call, prepared.problem);
       const answer = await schedulePrepared(prepared, call, { schemas: deps.schemas, limits: deps.config.limits, scheduler: deps.scheduler });
       status = 'ok';
