@@ -194,8 +194,8 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
         s.id,
         here.map((h) => volunteers[h.volunteer]!.id),
       );
-    const start = isoUtc(s.start);
-    const end = isoUtc(s.end);
+    const start = here.length > 0 ? isoUtc(s.start) : '';
+    const end = here.length > 0 ? isoUtc(s.end) : '';
     for (const h of here) rosterOut.push({ shift_id: s.id, group: h.group, volunteer_id: volunteers[h.volunteer]!.id, locked: h.locked, start, end });
     let short = false;
     for (const [group, required] of s.required) {

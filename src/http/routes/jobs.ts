@@ -227,10 +227,15 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
     ctx.body = stream;
     let seq = 0;
     let done = false;
+    let last = '';
     const send = (current: JobSummary): void => {
       if (done) return;
       const final = isFinal(current.status);
-      stream.write(`event: ${final ? 'end' : 'progress'}\nid: ${++seq}\ndata: ${JSON.stringify(jobView(current))}\n\n`);
+      const data = JSON.stringify(jobView(current));
+      // The watcher's first read can find the state sent on connecting: sent once.
+      if (data === last) return;
+      last = data;
+      stream.write(`event: ${final ? 'end' : 'progress'}\nid: ${++seq}\ndata: ${data}\n\n`);
       if (final) finish();
     };
     const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
