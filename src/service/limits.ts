@@ -118,3 +118,15 @@ export function withJobHint(error: unknown, jobLimits: Limits): unknown {
     error.extras,
   );
 }
+
+/** A job over one of the jobs' count limits: the 413 names the job's limit (JOB_MAX_SHIFTS...), not the request's. */
+export function asJobLimit(error: unknown): unknown {
+  if (!(error instanceof ProblemError) || error.type.slug !== 'payload-too-large' || !error.extras.limit) return error;
+  const job = JOB_LIMITS[error.extras.limit.name];
+  if (!job) return error;
+  const name = error.extras.limit.name;
+  return new ProblemError('payload-too-large', error.detail.replace(`(${name})`, `(${job[0]})`), {
+    ...error.extras,
+    limit: { name: job[0], value: error.extras.limit.value },
+  });
+}

@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
-import { fixture, testApp } from '../helpers/app.js';
+import { fixture, testApp, testJobsApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { expectSchema } from '../helpers/schema-assert.js';
@@ -144,10 +144,36 @@ describe('POST /api/schedule', function () {
     expect(repeated.body.errors[0].code).to.equal('repeated_parameter');
   });
 
-  it('applies the count limits with 413', async () => {
+  it('applies the count limits with 413, saying a background job takes more', async () => {
     const res = await testApp({ MAX_SHIFTS: '2' }).request.post('/api/schedule').send(request());
     expect(res.status).to.equal(413);
     expect(res.body.limit).to.deep.equal({ name: 'MAX_SHIFTS', value: 2 });
+    expect(res.body.detail).to.equal(
+      'unassigned_shifts is 3 entries; the limit is 2 entries (MAX_SHIFTS). A background job (POST /api/jobs, the same body) takes up to 50,000 (JOB_MAX_SHIFTS).',
+    );
+    // No hint when a job takes no more than a request.
+    const same = await testApp({ MAX_SHIFTS: '2', JOB_MAX_SHIFTS: '2' }).request.post('/api/schedule').send(request());
+    expect(same.status).to.equal(413);
+    expect(same.body.detail).to.equal('unassigned_shifts is 3 entries; the limit is 2 entries (MAX_SHIFTS).');
+  });
+
+  it('takes a request over the request limits as a background job, within the job limits', async () => {
+    const jobs = await testJobsApp({ MAX_SHIFTS: '2' }, { workers: 0 });
+    try {
+      const res = await jobs.request.post('/api/jobs').send(request());
+      expect(res.status, JSON.stringify(res.body)).to.equal(202);
+      const over = await testJobsApp({ MAX_SHIFTS: '2', JOB_MAX_SHIFTS: '2' }, { workers: 0 });
+      try {
+        const refused = await over.request.post('/api/jobs').send(request());
+        expect(refused.status).to.equal(413);
+        expect(refused.body.limit).to.deep.equal({ name: 'JOB_MAX_SHIFTS', value: 2 });
+        expect(refused.body.detail).to.equal('unassigned_shifts is 3 entries; the limit is 2 entries (JOB_MAX_SHIFTS).');
+      } finally {
+        await over.close();
+      }
+    } finally {
+      await jobs.close();
+    }
   });
 
   it('413 when the model would have more (volunteer, shift) pairs than MAX_CANDIDATE_PAIRS', async () => {
@@ -155,7 +181,7 @@ describe('POST /api/schedule', function () {
     expect(res.status).to.equal(413);
     expect(res.body.limit).to.deep.equal({ name: 'MAX_CANDIDATE_PAIRS', value: 5 });
     expect(res.body.detail).to.equal(
-      'The number of (volunteer, shift) pairs of the same group is 8; the limit is 5 pairs (MAX_CANDIDATE_PAIRS). Split the request by date range or by group.',
+      'The number of (volunteer, shift) pairs of the same group is 8; the limit is 5 pairs (MAX_CANDIDATE_PAIRS). Split the request by date range or by group. A background job (POST /api/jobs, the same body) takes up to 10,000,000 (JOB_MAX_CANDIDATE_PAIRS).',
     );
   });
 

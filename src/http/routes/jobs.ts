@@ -16,6 +16,7 @@ import type { InputPreparer } from '../../service/input-preparer.js';
 import type { PreparedProblem } from '../../service/prepare.js';
 import { parseScheduleOptions, type RawOptions } from '../../service/options.js';
 import { ProblemError } from '../../service/problems.js';
+import { asJobLimit } from '../../service/limits.js';
 import type { ScheduleAnswer } from '../../service/schedule-service.js';
 import { clip } from '../../input/entry-caps.js';
 import { allowedUrl } from '../../jobs/callback.js';
@@ -115,7 +116,9 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
       await jsonBody(deps.config.limits.maxJsonBodyBytes)(ctx, async () => {});
       input = { kind: 'json', body: ctx.state.body!, options: query as Record<string, string> };
     }
-    const prepared = await prepareInput(deps.preparer, input, deps.config);
+    const prepared = await prepareInput(deps.preparer, input, deps.config).catch((e: unknown) => {
+      throw asJobLimit(e);
+    });
     checkVolunteer(call, prepared.problem);
     const submitted = await store(ctx)(() =>
       deps.jobs.store.submit(userOf(ctx), input, {
