@@ -1,11 +1,11 @@
 // Debian's Chromium (apt-get install chromium; .ci/run installs it when missing), driven by
 // playwright-core, for the browser tests: launched headless, without sandbox or background
-// traffic, and the app served on a local port with background jobs wired (the page runs the
-// schedule as a job).
+// traffic, and the app served on a local port: with background jobs wired for the page at /app
+// (it runs the schedule as a job), without for the others.
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import type { Jobs } from '../../src/jobs/jobs.js';
-import { listener, testJobsApp } from './app.js';
+import { listener, testApp, testJobsApp } from './app.js';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
@@ -22,7 +22,18 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export interface ServedApp {
+/** The test app (no jobs) on 127.0.0.1 and a free port; `base` is its origin. */
+export async function serveTestApp(): Promise<{ server: Server; base: string }> {
+  const server = createServer(listener(testApp().app));
+  return { server, base: await listen(server) };
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+export interface ServedJobsApp {
   server: Server;
   /** The origin, such as http://127.0.0.1:40123. */
   base: string;
@@ -33,16 +44,16 @@ export interface ServedApp {
 }
 
 /**
- * The test app with jobs on 127.0.0.1 and a free port. `workers` jobs are solved at once
- * (default 1; 0 leaves every job queued, for a test that plays the worker itself).
+ * The test app with background jobs (testJobsApp) on 127.0.0.1 and a free port, for the page
+ * at /app, which runs the schedule as a job. `workers` jobs are solved at once (default 1; 0
+ * leaves every job queued, for a test that plays the worker itself).
  */
-export async function serveTestApp(env: Record<string, string> = {}, o: { workers?: number } = {}): Promise<ServedApp> {
+export async function serveJobsApp(env: Record<string, string> = {}, o: { workers?: number } = {}): Promise<ServedJobsApp> {
   const t = await testJobsApp(env, { workers: o.workers ?? 1 });
   const server = createServer(listener(t.app));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     server,
-    base: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    base: await listen(server),
     jobs: t.jobs,
     close: async () => {
       server.closeAllConnections();
