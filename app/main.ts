@@ -36,7 +36,8 @@ interface ScheduleResult {
 interface Problem {
   title?: string;
   detail?: string;
-  errors?: Array<{ message?: string }>;
+  /** CSV problems also say where: the file, its row and column. */
+  errors?: Array<{ message?: string; file?: string; row?: number; column?: string }>;
 }
 
 /** A wall-clock time in the chosen zone. */
@@ -243,7 +244,11 @@ function showError(problem: Problem | string): void {
     return;
   }
   box.append(el('p', {}, el('strong', {}, problem.title ?? 'The service refused the request'), `: ${problem.detail ?? ''}`));
-  const list = (problem.errors ?? []).slice(0, 20).map((e) => el('li', {}, e.message ?? ''));
+  const where = (e: NonNullable<Problem['errors']>[number]): string => {
+    const at = [e.file === 'volunteers' ? 'Volunteers file' : e.file === 'shifts' ? 'Shifts file' : '', e.row !== undefined ? `row ${e.row}` : '', e.column ?? ''].filter(Boolean);
+    return at.length > 0 ? `${at.join(', ')}: ` : '';
+  };
+  const list = (problem.errors ?? []).slice(0, 20).map((e) => el('li', {}, `${where(e)}${e.message ?? ''}`));
   if (list.length > 0) box.append(el('ul', {}, ...list));
 }
 

@@ -292,7 +292,9 @@ describe('GET /app in headless Chromium', function () {
     await page.locator('#error li').first().waitFor({ timeout: 30_000 });
     const error = (await page.locator('#error').textContent()) ?? '';
     expect(error).to.match(/CSV/);
-    expect(await page.locator('#error li').allTextContents()).to.satisfy((items: string[]) => items.some((i) => /the sixth at noon/.test(i) && /row 3|line 3|row 2/i.test(i)));
+    const items = await page.locator('#error li').allTextContents();
+    // Where, then what: the file, row and column the coordinator wrote the cell in.
+    expect(items.some((i) => /^Shifts file, row 3, Start: .*'the sixth at noon'/.test(i)), items.join('\n')).to.equal(true);
     expect(await page.locator('#job').isVisible()).to.equal(false);
     expect(await page.locator('#results').isVisible()).to.equal(false);
     expect(await page.locator('#status').textContent()).to.equal('');
