@@ -357,6 +357,8 @@ function statusInWords(job: Job): string {
   return '';
 }
 
+const isFinal = (job: Job): boolean => job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';
+
 /** Elapsed seconds: the solver's count at the last event, carried on by this page's clock. */
 const clock = { elapsed: 0, at: 0, ticking: false };
 
@@ -379,10 +381,14 @@ function showJob(job: Job): void {
     byId('job-filled').textContent = `${p.filled_slots} of ${plural(demanded, 'slot')} filled`;
   }
   byId('job-phase').textContent = phaseInWords(job);
-  byId('job-bound').textContent =
-    p && p.bound !== null && job.status !== 'queued'
+  // The proven bound, while the search runs. After the end the last bound sent can be stale
+  // (the final count is the result's), and one below the slots filled is no bound at all.
+  const bound = byId('job-bound');
+  bound.parentElement!.hidden = isFinal(job);
+  bound.textContent =
+    p && p.bound !== null && job.status === 'solving' && p.bound >= p.filled_slots
       ? p.bound >= demanded
-        ? `every slot can be filled (proven)`
+        ? 'every slot can be filled (proven)'
         : `at most ${p.bound} of ${plural(demanded, 'slot')} can be filled (proven)`
       : 'not known yet';
   clock.elapsed = p && job.status !== 'queued' ? p.elapsed_s : 0;
@@ -397,7 +403,6 @@ function showJob(job: Job): void {
   if (!final) setStatus(statusInWords(job), true);
 }
 
-const isFinal = (job: Job): boolean => job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';
 const wait = (ms: number): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, ms));
 
 /** How long the event stream may stay silent (the service sends a comment every 15 s). */

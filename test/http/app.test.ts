@@ -125,12 +125,17 @@ describe('GET /app in headless Chromium', function () {
     expect(said.at(-1)).to.match(/^Done in/);
     expect(said.length, said.join(' | ')).to.be.at.most(6);
     // The progress panel keeps the job's end: every slot it could fill, the step finished.
-    const bar = page.getByRole('progressbar', { name: 'Slots filled so far' });
+    const bar = page.getByRole('progressbar', { name: 'Slots filled' });
     const [filled, demanded] = [Number(await bar.getAttribute('value')), Number(await bar.getAttribute('max'))];
     expect(await page.locator('#job-filled').textContent()).to.equal(`${filled} of ${demanded} slots filled`);
     expect(await page.locator('#job-phase').textContent()).to.equal('Finished');
     expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).to.equal(false);
     expect((await served.jobs.store.get(jobId, 'coordinator'))?.status).to.equal('completed');
+    // The finished progress above the schedule (docs/app.png in the README).
+    await page.locator('#status').evaluate((e) => {
+      e.scrollIntoView();
+    });
+    await page.screenshot({ path: join(OUT, 'app-done.png') });
 
     // The timeline: days across, a row per group, the volunteers' names, empty slots marked.
     const days = await page.locator('#timeline thead th').allTextContents();
@@ -323,7 +328,7 @@ describe('GET /app in headless Chromium', function () {
     const jobId = await submitted;
 
     // Progress while it solves: the bar of filled slots, the step in words, the seconds, the bound.
-    const bar = page.getByRole('progressbar', { name: 'Slots filled so far' });
+    const bar = page.getByRole('progressbar', { name: 'Slots filled' });
     await page.waitForFunction(() => Number((globalThis as any).document.getElementById('job-bar')?.getAttribute('value') ?? 0) > 0, undefined, { timeout: 30_000 });
     await page.waitForFunction(() => /^[1-9]\d* s$/.test((globalThis as any).document.getElementById('job-elapsed')?.textContent ?? ''), undefined, { timeout: 10_000 });
     expect(Number(await bar.getAttribute('max'))).to.equal(demanded);
@@ -342,6 +347,7 @@ describe('GET /app in headless Chromium', function () {
     expect(await page.locator('#status').textContent()).to.match(/^Cancelled after [\d.]+ s; the best schedule found is shown\.$/);
     expect(await page.locator('#result-note').textContent()).to.match(/^You cancelled this run: this is the best schedule found/);
     expect(await page.locator('#job-phase').textContent()).to.equal('Cancelled');
+    expect(await page.locator('#job-bound').isVisible()).to.equal(false);
     const job = await served.jobs.store.get(jobId, 'coordinator');
     expect(job?.status).to.equal('cancelled');
     // The kept schedule: at least as full as the progress said, and the same as the job's result.
@@ -382,7 +388,7 @@ describe('GET /app in headless Chromium', function () {
       await first;
       await page.locator('#status', { hasText: 'queued' }).waitFor({ timeout: 10_000 });
       expect(await page.locator('#job-phase').textContent()).to.equal('Waiting for a free solver');
-      expect(await page.getByRole('progressbar', { name: 'Slots filled so far' }).getAttribute('value')).to.equal(null);
+      expect(await page.getByRole('progressbar', { name: 'Slots filled' }).getAttribute('value')).to.equal(null);
       await page.getByRole('button', { name: 'Cancel' }).click();
       await page.locator('#status', { hasText: 'Cancelled before the search started' }).waitFor({ timeout: 10_000 });
       expect(await page.locator('#results').isVisible()).to.equal(false);
