@@ -563,9 +563,14 @@ async function run(event: SubmitEvent): Promise<void> {
     window.clearInterval(timer);
     clock.ticking = false;
     state.running = undefined;
-    byId('cancel').hidden = true;
+    const cancel = byId('cancel');
+    const hadFocus = document.activeElement === cancel || document.activeElement === document.body;
+    cancel.hidden = true;
     byId('cancel-help').hidden = true;
     button.disabled = false;
+    // Without a schedule to move to (an error, a cancel before the start), the keyboard is
+    // given back the button that runs again.
+    if (hadFocus && byId('results').hidden) button.focus();
   }
 }
 

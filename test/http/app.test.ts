@@ -62,6 +62,20 @@ async function recordPage(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (globalThis as any).__seen as string[]);
 }
 
+/** axe-core, evaluated through the debugging protocol (the page's CSP allows no inline script). */
+async function expectNoSeriousViolation(page: Page): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations: Array<{ id: string; impact: string; nodes: number }> = await page.evaluate(async () => {
+    const dom = globalThis as any;
+    // Every <details> open, so their contents are audited too.
+    for (const d of dom.document.querySelectorAll('details')) d.open = true;
+    const result = await dom.axe.run(dom.document, { resultTypes: ['violations'] });
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, JSON.stringify(violations)).to.deep.equal([]);
+}
+
 /** The id of the job the page submits next (the 202 of POST /api/jobs). */
 async function nextJobId(page: Page): Promise<string> {
   const response = await page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/jobs', { timeout: 30_000 });
@@ -197,22 +211,13 @@ describe('GET /app in headless Chromium', function () {
     expect(await page.locator('#roster tbody tr').count()).to.equal(rows.length - 1);
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('#run-form').isVisible()).to.equal(false);
+    expect(await page.locator('#job').isVisible()).to.equal(false);
     expect(await page.locator('#timeline').isVisible()).to.equal(false);
     expect(await page.locator('#roster').isVisible()).to.equal(true);
     await page.screenshot({ path: join(OUT, 'app-print.png'), fullPage: true });
     await page.emulateMedia({ media: 'screen' });
 
-    // axe-core, evaluated through the debugging protocol (the page's CSP allows no inline script).
-    await page.evaluate(axeSource);
-    const violations: Array<{ id: string; impact: string; nodes: number }> = await page.evaluate(async () => {
-      const dom = globalThis as any;
-      // Every <details> open, so their contents are audited too.
-      for (const d of dom.document.querySelectorAll('details')) d.open = true;
-      const result = await dom.axe.run(dom.document, { resultTypes: ['violations'] });
-      return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-    });
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious, JSON.stringify(violations)).to.deep.equal([]);
+    await expectNoSeriousViolation(page);
     await page.locator('#results').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUT, 'app-roster.png'), fullPage: true });
     await page.evaluate(() => {
@@ -339,6 +344,8 @@ describe('GET /app in headless Chromium', function () {
     expect(await page.locator('#status').textContent()).to.match(/^Solving your schedule/);
     expect((await served.jobs.store.get(jobId, 'coordinator'))?.status).to.equal('solving');
     await page.screenshot({ path: join(OUT, 'app-progress.png') });
+    // The running job's panel (bar, facts, Cancel) passes the audit too.
+    await expectNoSeriousViolation(page);
 
     // Cancel, with the keyboard (focus is on the button while the job runs).
     expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).to.equal('cancel');
@@ -411,6 +418,7 @@ describe('GET /app in headless Chromium', function () {
       expect(await page.locator('#job-phase').textContent()).to.equal('Stopped on an error');
       expect(await page.locator('#results').isVisible()).to.equal(false);
       expect(await page.getByRole('button', { name: 'Make the schedule' }).isEnabled()).to.equal(true);
+      expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).to.equal('run');
       await page.screenshot({ path: join(OUT, 'app-failed.png') });
       expect(seen.problems.filter((p) => !/409/.test(p))).to.deep.equal([]);
       expect(seen.external).to.deep.equal([]);
