@@ -245,7 +245,11 @@ function showError(problem: Problem | string): void {
   }
   box.append(el('p', {}, el('strong', {}, problem.title ?? 'The service refused the request'), `: ${problem.detail ?? ''}`));
   const where = (e: NonNullable<Problem['errors']>[number]): string => {
-    const at = [e.file === 'volunteers' ? 'Volunteers file' : e.file === 'shifts' ? 'Shifts file' : '', e.row !== undefined ? `row ${e.row}` : '', e.column ?? ''].filter(Boolean);
+    const at = [
+      e.file === 'volunteers' ? 'Volunteers file' : e.file === 'shifts' ? 'Shifts file' : '',
+      e.row !== undefined ? `row ${e.row}` : '',
+      e.column ?? '',
+    ].filter(Boolean);
     return at.length > 0 ? `${at.join(', ')}: ` : '';
   };
   const list = (problem.errors ?? []).slice(0, 20).map((e) => el('li', {}, `${where(e)}${e.message ?? ''}`));
@@ -309,7 +313,10 @@ async function buildRequest(zone: string): Promise<RunRequest | string> {
 /** A request to the service with the key, in the Authorization header only. */
 function api(path: string, init: RequestInit & { accept?: string } = {}): Promise<Response> {
   const { accept, headers, ...rest } = init;
-  return fetch(path, { ...rest, headers: { ...(headers as Record<string, string> | undefined), Authorization: `Bearer ${key()}`, Accept: accept ?? 'application/json' } });
+  return fetch(path, {
+    ...rest,
+    headers: { ...(headers as Record<string, string> | undefined), Authorization: `Bearer ${key()}`, Accept: accept ?? 'application/json' },
+  });
 }
 
 /** A job's result in a format (JSON, or the CSV or iCalendar export), the times in the run's zone. */
@@ -352,7 +359,9 @@ function phaseInWords(job: Job): string {
 function statusInWords(job: Job): string {
   if (job.status === 'queued') return 'Your schedule is queued; it starts when a solver is free.';
   if (job.status === 'solving') {
-    return job.cancel_requested || state.running?.cancelling ? 'Cancelling; the best schedule found so far is kept…' : 'Solving your schedule. You can cancel it and keep the best schedule found so far.';
+    return job.cancel_requested || state.running?.cancelling
+      ? 'Cancelling; the best schedule found so far is kept…'
+      : 'Solving your schedule. You can cancel it and keep the best schedule found so far.';
   }
   return '';
 }
@@ -391,7 +400,10 @@ function showJob(job: Job): void {
         ? 'every slot can be filled (proven)'
         : `at most ${p.bound} of ${plural(demanded, 'slot')} can be filled (proven)`
       : 'not known yet';
-  clock.elapsed = p && job.status !== 'queued' ? p.elapsed_s : 0;
+  // The service counts anew only when the progress changes (a poll may bring an old count):
+  // while solving, the time shown never goes back.
+  const shown = clock.elapsed + (clock.ticking ? (Date.now() - clock.at) / 1000 : 0);
+  clock.elapsed = p && job.status !== 'queued' ? (job.status === 'solving' ? Math.max(p.elapsed_s, shown) : p.elapsed_s) : 0;
   clock.at = Date.now();
   clock.ticking = job.status === 'solving';
   showElapsed();
@@ -415,7 +427,9 @@ const STREAM_SILENCE_MS = 40_000;
  */
 async function streamJob(id: string, onJob: (job: Job) => void): Promise<Job | undefined> {
   const abort = new AbortController();
-  let silence = window.setTimeout(() => abort.abort(), STREAM_SILENCE_MS);
+  let silence = window.setTimeout(() => {
+    abort.abort();
+  }, STREAM_SILENCE_MS);
   try {
     const response = await api(`/api/jobs/${encodeURIComponent(id)}/events`, { accept: 'text/event-stream', signal: abort.signal });
     if (!response.ok || !response.body) return undefined;
@@ -427,7 +441,9 @@ async function streamJob(id: string, onJob: (job: Job) => void): Promise<Job | u
       const { value, done } = await reader.read();
       if (done) return undefined;
       window.clearTimeout(silence);
-      silence = window.setTimeout(() => abort.abort(), STREAM_SILENCE_MS);
+      silence = window.setTimeout(() => {
+        abort.abort();
+      }, STREAM_SILENCE_MS);
       buffer += value;
       const lines = buffer.split('\n');
       buffer = lines.pop() ?? '';
@@ -465,7 +481,7 @@ async function streamJob(id: string, onJob: (job: Job) => void): Promise<Job | u
 /** Follows a job by reading it once a second; gives up after two minutes without an answer. */
 async function pollJob(id: string, onJob: (job: Job) => void): Promise<Job> {
   let failingSince: number | undefined;
-  for (let pause = 1000; ; ) {
+  for (let pause = 1000; ;) {
     try {
       const response = await api(`/api/jobs/${encodeURIComponent(id)}`);
       if (!response.ok) throw Object.assign(new Error(), { problem: await readProblem(response), status: response.status });
@@ -609,7 +625,10 @@ async function finish(job: Job, zone: string, started: number): Promise<void> {
   state.zone = zone;
   const note = byId('result-note');
   note.hidden = job.status !== 'cancelled';
-  note.textContent = job.status === 'cancelled' ? 'You cancelled this run: this is the best schedule found before it stopped. A full run may fill more slots or spread the hours more evenly.' : '';
+  note.textContent =
+    job.status === 'cancelled'
+      ? 'You cancelled this run: this is the best schedule found before it stopped. A full run may fill more slots or spread the hours more evenly.'
+      : '';
   render(result, parseCsv(new TextDecoder().decode(state.csv)));
   setStatus(job.status === 'cancelled' ? `Cancelled after ${took}; the best schedule found is shown.` : `Done in ${took}.`);
   byId('results-title').focus();

@@ -58,7 +58,9 @@ export async function serveJobsApp(env: Record<string, string> = {}, o: { worker
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          resolve();
+        });
       });
       await t.close();
     },

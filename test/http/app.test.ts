@@ -295,7 +295,8 @@ describe('GET /app in headless Chromium', function () {
     await page.goto(`${base}/app`);
     await page.getByLabel('API key').fill(key);
     await page.getByLabel('Volunteers (CSV)').setInputFiles(example('volunteers.csv'));
-    const shifts = 'Name,Start,End,Groups,Priority\r\nSat Breakfast,6/6/2026 7:00 AM,6/6/2026 11:00 AM,kitchen:3,2\r\nSat Lunch,the sixth at noon,6/6/2026 3:00 PM,kitchen:2,2\r\n';
+    const shifts =
+      'Name,Start,End,Groups,Priority\r\nSat Breakfast,6/6/2026 7:00 AM,6/6/2026 11:00 AM,kitchen:3,2\r\nSat Lunch,the sixth at noon,6/6/2026 3:00 PM,kitchen:2,2\r\n';
     await page.getByLabel('Shifts (CSV)').setInputFiles({ name: 'shifts.csv', mimeType: 'text/csv', buffer: Buffer.from(shifts) });
     await page.getByLabel('Time zone').fill('America/Chicago');
     await page.getByRole('button', { name: 'Make the schedule' }).click();
@@ -304,7 +305,10 @@ describe('GET /app in headless Chromium', function () {
     expect(error).to.match(/CSV/);
     const items = await page.locator('#error li').allTextContents();
     // Where, then what: the file, row and column the coordinator wrote the cell in.
-    expect(items.some((i) => /^Shifts file, row 3, Start: .*'the sixth at noon'/.test(i)), items.join('\n')).to.equal(true);
+    expect(
+      items.some((i) => /^Shifts file, row 3, Start: .*'the sixth at noon'/.test(i)),
+      items.join('\n'),
+    ).to.equal(true);
     expect(await page.locator('#job').isVisible()).to.equal(false);
     expect(await page.locator('#results').isVisible()).to.equal(false);
     expect(await page.locator('#status').textContent()).to.equal('');
@@ -326,7 +330,9 @@ describe('GET /app in headless Chromium', function () {
     await page.goto(`${base}/app`);
     await page.getByLabel('API key').fill(key);
     await page.getByLabel('One JSON request').check();
-    await page.getByLabel('Schedule request (JSON)').setInputFiles({ name: 'festival.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scarce)) });
+    await page
+      .getByLabel('Schedule request (JSON)')
+      .setInputFiles({ name: 'festival.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scarce)) });
     await page.getByLabel('Time zone').fill('UTC');
     const submitted = nextJobId(page);
     await page.getByRole('button', { name: 'Make the schedule' }).click();
@@ -334,13 +340,19 @@ describe('GET /app in headless Chromium', function () {
 
     // Progress while it solves: the bar of filled slots, the step in words, the seconds, the bound.
     const bar = page.getByRole('progressbar', { name: 'Slots filled' });
-    await page.waitForFunction(() => Number((globalThis as any).document.getElementById('job-bar')?.getAttribute('value') ?? 0) > 0, undefined, { timeout: 30_000 });
-    await page.waitForFunction(() => /^[1-9]\d* s$/.test((globalThis as any).document.getElementById('job-elapsed')?.textContent ?? ''), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => Number((globalThis as any).document.getElementById('job-bar')?.getAttribute('value') ?? 0) > 0, undefined, {
+      timeout: 30_000,
+    });
+    await page.waitForFunction(() => /^[1-9]\d* s$/.test((globalThis as any).document.getElementById('job-elapsed')?.textContent ?? ''), undefined, {
+      timeout: 10_000,
+    });
     expect(Number(await bar.getAttribute('max'))).to.equal(demanded);
     const before = Number(await bar.getAttribute('value'));
     expect(await page.locator('#job-filled').textContent()).to.match(new RegExp(`^\\d+ of ${demanded} slots filled$`));
     expect(await page.locator('#job-phase').textContent()).to.match(/^(Finding|Filling|Working out|Staffing|Evening|Spreading|Starting)/);
-    expect(await page.locator('#job-bound').textContent()).to.match(/^(not known yet|at most \d+ of \d+ slots can be filled \(proven\)|every slot can be filled \(proven\))$/);
+    expect(await page.locator('#job-bound').textContent()).to.match(
+      /^(not known yet|at most \d+ of \d+ slots can be filled \(proven\)|every slot can be filled \(proven\))$/,
+    );
     expect(await page.locator('#status').textContent()).to.match(/^Solving your schedule/);
     expect((await served.jobs.store.get(jobId, 'coordinator'))?.status).to.equal('solving');
     await page.screenshot({ path: join(OUT, 'app-progress.png') });
