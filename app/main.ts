@@ -373,7 +373,7 @@ const clock = { elapsed: 0, at: 0, ticking: false };
 
 function showElapsed(): void {
   const s = clock.elapsed + (clock.ticking ? (Date.now() - clock.at) / 1000 : 0);
-  byId('job-elapsed').textContent = clock.ticking || s > 0 ? `${Math.floor(s)} s` : '–';
+  byId('job-elapsed').textContent = clock.ticking ? `${Math.floor(s)} s` : s > 0 ? seconds(s) : '–';
 }
 
 function showJob(job: Job): void {
