@@ -1,8 +1,11 @@
 // The coordinator's page at /app: a key, the two CSV exports (or a JSON request) and a time zone
-// in; the schedule out as a timeline, hours per volunteer, the reasons beside every empty slot,
-// and the CSV and iCalendar exports of POST /api/schedule(/csv) to download. Plain DOM: every
-// name and sentence from the service is set as text (textContent, createTextNode), never as
-// HTML, and the page runs under the service's Content-Security-Policy (no inline script).
+// in; the schedule run as a background job (POST /api/jobs) whose progress is shown while it
+// solves and which can be cancelled (the best schedule so far is kept); then the schedule out as
+// a timeline, hours per volunteer, the reasons beside every empty slot, and the job's CSV and
+// iCalendar exports (GET /api/jobs/<id>/result with Accept) to download. Plain DOM: every name
+// and sentence from the service is set as text (textContent, createTextNode), never as HTML, and
+// the page runs under the service's Content-Security-Policy (no inline script). The key goes in
+// the Authorization header only, so the progress stream is read with fetch(), not EventSource.
 
 interface RosterEntry {
   shift_id: string;
@@ -33,7 +36,8 @@ interface ScheduleResult {
 interface Problem {
   title?: string;
   detail?: string;
-  errors?: Array<{ message?: string }>;
+  /** CSV problems also say where: the file, its row and column. */
+  errors?: Array<{ message?: string; file?: string; row?: number; column?: string }>;
 }
 
 /** A wall-clock time in the chosen zone. */
@@ -55,11 +59,24 @@ interface ShiftView {
   slots: Slot[];
 }
 
-/** What one run sent, so the downloads ask the service for the same schedule. */
+/** What one run sends to POST /api/jobs. */
 interface RunRequest {
-  url: string;
+  query: string;
   body: () => BodyInit;
   headers: Record<string, string>;
+}
+
+/** A job as GET /api/jobs/<id> and its event stream show it. */
+interface Job {
+  id: string;
+  status: 'queued' | 'solving' | 'completed' | 'failed' | 'cancelled';
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  progress?: { phase: string; elapsed_s: number; filled_slots: number; demanded_slots: number; bound: number | null };
+  error?: { code?: string; message?: string };
+  cancel_requested?: boolean;
+  links?: { self: string; result: string; events: string };
 }
 
 const NO_GROUP = '(no group)';
@@ -194,10 +211,13 @@ function fairnessInWords(score: number): string {
 const state: {
   names: Map<string, string>;
   result?: ScheduleResult;
-  request?: RunRequest;
+  /** The job whose schedule is shown (its result gives the downloads). */
+  jobId?: string;
   zone: string;
   /** The CSV export's bytes, as the service sent them (BOM included). */
   csv?: ArrayBuffer;
+  /** The job being followed now, and whether Cancel was pressed. */
+  running?: { id: string; cancelling: boolean };
 } = { names: new Map(), zone: 'UTC' };
 
 /** A volunteer's name; with the id beside it when another volunteer has the same name. */
@@ -209,9 +229,10 @@ function nameOf(id: string): string {
   return same > 1 ? `${name} (${id})` : name;
 }
 
+/** The live region: said aloud when a run changes state, never on every progress tick. */
 function setStatus(text: string, busy = false): void {
   const status = byId('status');
-  status.textContent = text;
+  if (status.textContent !== text) status.textContent = text;
   status.classList.toggle('busy', busy);
 }
 
@@ -223,7 +244,15 @@ function showError(problem: Problem | string): void {
     return;
   }
   box.append(el('p', {}, el('strong', {}, problem.title ?? 'The service refused the request'), `: ${problem.detail ?? ''}`));
-  const list = (problem.errors ?? []).slice(0, 20).map((e) => el('li', {}, e.message ?? ''));
+  const where = (e: NonNullable<Problem['errors']>[number]): string => {
+    const at = [
+      e.file === 'volunteers' ? 'Volunteers file' : e.file === 'shifts' ? 'Shifts file' : '',
+      e.row !== undefined ? `row ${e.row}` : '',
+      e.column ?? '',
+    ].filter(Boolean);
+    return at.length > 0 ? `${at.join(', ')}: ` : '';
+  };
+  const list = (problem.errors ?? []).slice(0, 20).map((e) => el('li', {}, `${where(e)}${e.message ?? ''}`));
   if (list.length > 0) box.append(el('ul', {}, ...list));
 }
 
@@ -256,7 +285,7 @@ async function buildRequest(zone: string): Promise<RunRequest | string> {
     const minRest = byId<HTMLInputElement>('min-rest').value.trim();
     const maxPerDay = byId<HTMLInputElement>('max-per-day').value.trim();
     return {
-      url: `/api/schedule/csv${query}`,
+      query,
       headers: {},
       body: () => {
         const form = new FormData();
@@ -278,19 +307,227 @@ async function buildRequest(zone: string): Promise<RunRequest | string> {
   } catch {
     return 'The JSON file is not valid JSON.';
   }
-  return { url: `/api/schedule${query}`, headers: { 'Content-Type': 'application/json' }, body: () => text };
+  return { query, headers: { 'Content-Type': 'application/json' }, body: () => text };
 }
 
-async function call(request: RunRequest, accept: string): Promise<Response> {
-  return fetch(request.url, {
-    method: 'POST',
-    headers: { ...request.headers, Authorization: `Bearer ${key()}`, Accept: accept },
-    body: request.body(),
+/** A request to the service with the key, in the Authorization header only. */
+function api(path: string, init: RequestInit & { accept?: string } = {}): Promise<Response> {
+  const { accept, headers, ...rest } = init;
+  return fetch(path, {
+    ...rest,
+    headers: { ...(headers as Record<string, string> | undefined), Authorization: `Bearer ${key()}`, Accept: accept ?? 'application/json' },
   });
 }
 
+/** A job's result in a format (JSON, or the CSV or iCalendar export), the times in the run's zone. */
+function jobResult(id: string, zone: string, accept: string): Promise<Response> {
+  return api(`/api/jobs/${encodeURIComponent(id)}/result?timezone=${encodeURIComponent(zone)}`, { accept });
+}
+
+const seconds = (s: number): string => `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+
+// ---- progress ----
+
+const PHASES: Record<string, string> = {
+  queued: 'Waiting for a free solver',
+  preparing: 'Reading your data',
+  solving: 'Starting the search',
+  greedy: 'Finding a first schedule',
+  augment: 'Filling more slots by moving people around',
+  coverage_lp: 'Working out how many slots can be filled',
+  coverage: 'Filling as many slots as possible',
+  staffing_lp: 'Working out how many shifts can be fully staffed',
+  staffing: 'Staffing as many shifts fully as possible',
+  balance: 'Evening out the hours',
+  fairness_lp: 'Working out the fairest spread of hours',
+  fairness: 'Spreading the hours fairly',
+  done: 'Finished',
+  completed: 'Finished',
+  cancelled: 'Cancelled',
+  failed: 'Stopped on an error',
+};
+
+function phaseInWords(job: Job): string {
+  if (job.status === 'solving' && job.cancel_requested) return 'Cancelling: keeping the best schedule found so far';
+  if (job.status === 'cancelled') return 'Cancelled';
+  if (job.status === 'failed') return PHASES.failed!;
+  const phase = job.status === 'queued' ? 'queued' : (job.progress?.phase ?? job.status);
+  return PHASES[phase] ?? phase.replace(/_/g, ' ');
+}
+
+/** The job's state as one sentence for the live region: it changes only with the status. */
+function statusInWords(job: Job): string {
+  if (job.status === 'queued') return 'Your schedule is queued; it starts when a solver is free.';
+  if (job.status === 'solving') {
+    return job.cancel_requested || state.running?.cancelling
+      ? 'Cancelling; the best schedule found so far is kept…'
+      : 'Solving your schedule. You can cancel it and keep the best schedule found so far.';
+  }
+  return '';
+}
+
+const isFinal = (job: Job): boolean => job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';
+
+/** Elapsed seconds: the solver's count at the last event, carried on by this page's clock. */
+const clock = { elapsed: 0, at: 0, ticking: false };
+
+function showElapsed(): void {
+  const s = clock.elapsed + (clock.ticking ? (Date.now() - clock.at) / 1000 : 0);
+  byId('job-elapsed').textContent = clock.ticking ? `${Math.floor(s)} s` : s > 0 ? seconds(s) : '–';
+}
+
+function showJob(job: Job): void {
+  byId('job').hidden = false;
+  const bar = byId<HTMLProgressElement>('job-bar');
+  const p = job.progress;
+  const demanded = p?.demanded_slots ?? 0;
+  if (job.status === 'queued' || !p) {
+    bar.removeAttribute('value');
+    byId('job-filled').textContent = demanded > 0 ? `None of ${plural(demanded, 'slot')} filled yet` : 'Not started yet';
+  } else {
+    bar.max = Math.max(1, demanded);
+    bar.value = Math.min(p.filled_slots, bar.max);
+    byId('job-filled').textContent = `${p.filled_slots} of ${plural(demanded, 'slot')} filled`;
+  }
+  byId('job-phase').textContent = phaseInWords(job);
+  // The proven bound, while the search runs. After the end the last bound sent can be stale
+  // (the final count is the result's), and one below the slots filled is no bound at all.
+  const bound = byId('job-bound');
+  bound.parentElement!.hidden = isFinal(job);
+  bound.textContent =
+    p && p.bound !== null && job.status === 'solving' && p.bound >= p.filled_slots
+      ? p.bound >= demanded
+        ? 'every slot can be filled (proven)'
+        : `at most ${p.bound} of ${plural(demanded, 'slot')} can be filled (proven)`
+      : 'not known yet';
+  // The service counts anew only when the progress changes (a poll may bring an old count):
+  // while solving, the time shown never goes back.
+  const shown = clock.elapsed + (clock.ticking ? (Date.now() - clock.at) / 1000 : 0);
+  clock.elapsed = p && job.status !== 'queued' ? (job.status === 'solving' ? Math.max(p.elapsed_s, shown) : p.elapsed_s) : 0;
+  clock.at = Date.now();
+  clock.ticking = job.status === 'solving';
+  showElapsed();
+  const cancel = byId<HTMLButtonElement>('cancel');
+  const final = job.status !== 'queued' && job.status !== 'solving';
+  cancel.hidden = final;
+  byId('cancel-help').hidden = final;
+  if (job.cancel_requested) cancel.disabled = true;
+  if (!final) setStatus(statusInWords(job), true);
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => window.setTimeout(resolve, ms));
+
+/** How long the event stream may stay silent (the service sends a comment every 15 s). */
+const STREAM_SILENCE_MS = 40_000;
+
+/**
+ * Follows a job on its event stream (text/event-stream read with fetch, since the key goes in a
+ * header): every `progress` event is shown, the `end` event gives the final job. Undefined when
+ * the stream broke or ended early; the caller then polls.
+ */
+async function streamJob(id: string, onJob: (job: Job) => void): Promise<Job | undefined> {
+  const abort = new AbortController();
+  let silence = window.setTimeout(() => {
+    abort.abort();
+  }, STREAM_SILENCE_MS);
+  try {
+    const response = await api(`/api/jobs/${encodeURIComponent(id)}/events`, { accept: 'text/event-stream', signal: abort.signal });
+    if (!response.ok || !response.body) return undefined;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let event = 'message';
+    let data: string[] = [];
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return undefined;
+      window.clearTimeout(silence);
+      silence = window.setTimeout(() => {
+        abort.abort();
+      }, STREAM_SILENCE_MS);
+      buffer += value;
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const raw of lines) {
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        if (line === '') {
+          if (data.length > 0 && (event === 'progress' || event === 'end')) {
+            const job = JSON.parse(data.join('\n')) as Job;
+            onJob(job);
+            if (event === 'end' || isFinal(job)) {
+              void reader.cancel().catch(() => undefined);
+              return job;
+            }
+          }
+          event = 'message';
+          data = [];
+          continue;
+        }
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+        if (field === 'event') event = text;
+        else if (field === 'data') data.push(text);
+      }
+    }
+  } catch {
+    return undefined;
+  } finally {
+    window.clearTimeout(silence);
+    abort.abort();
+  }
+}
+
+/** Follows a job by reading it once a second; gives up after two minutes without an answer. */
+async function pollJob(id: string, onJob: (job: Job) => void): Promise<Job> {
+  let failingSince: number | undefined;
+  for (let pause = 1000; ;) {
+    try {
+      const response = await api(`/api/jobs/${encodeURIComponent(id)}`);
+      if (!response.ok) throw Object.assign(new Error(), { problem: await readProblem(response), status: response.status });
+      failingSince = undefined;
+      pause = 1000;
+      const job = (await response.json()) as Job;
+      onJob(job);
+      if (isFinal(job)) return job;
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      // A refusal (the job is gone, the key no longer valid) will not change by asking again.
+      if (status !== undefined && status >= 400 && status < 500 && status !== 429) throw e;
+      failingSince ??= Date.now();
+      if (Date.now() - failingSince > 120_000) throw e;
+      pause = Math.min(pause * 2, 8000);
+    }
+    await wait(pause);
+  }
+}
+
+async function cancelJob(): Promise<void> {
+  const running = state.running;
+  if (!running || running.cancelling) return;
+  running.cancelling = true;
+  byId<HTMLButtonElement>('cancel').disabled = true;
+  setStatus('Cancelling; the best schedule found so far is kept…', true);
+  try {
+    const response = await api(`/api/jobs/${encodeURIComponent(running.id)}`, { method: 'DELETE' });
+    // 409: it ended meanwhile; its end arrives on the stream like any other.
+    if (!response.ok && response.status !== 409) {
+      showError(await readProblem(response));
+      running.cancelling = false;
+      byId<HTMLButtonElement>('cancel').disabled = false;
+    }
+  } catch (e) {
+    showError(`The service could not be reached to cancel: ${e instanceof Error ? e.message : String(e)}`);
+    running.cancelling = false;
+    byId<HTMLButtonElement>('cancel').disabled = false;
+  }
+}
+
+// ---- a run ----
+
 async function run(event: SubmitEvent): Promise<void> {
   event.preventDefault();
+  if (state.running) return;
   clear(byId('error'));
   const zone = byId<HTMLInputElement>('time-zone').value.trim() || 'UTC';
   if (key() === '') {
@@ -311,46 +548,90 @@ async function run(event: SubmitEvent): Promise<void> {
   }
   const button = byId<HTMLButtonElement>('run');
   button.disabled = true;
-  const form = byId('run-form');
-  form.setAttribute('aria-busy', 'true');
+  byId('results').hidden = true;
+  byId('job').hidden = true;
   const started = Date.now();
-  const tick = (): void => {
-    setStatus(`Solving… ${Math.round((Date.now() - started) / 1000)} s (a large schedule can take up to a minute)`, true);
-  };
-  tick();
-  const timer = window.setInterval(tick, 1000);
+  const timer = window.setInterval(showElapsed, 1000);
+  setStatus('Sending your data…', true);
   try {
-    const response = await call(request, 'application/json');
-    if (!response.ok) {
-      showError(await readProblem(response));
+    const submitted = await api(`/api/jobs${request.query}`, { method: 'POST', headers: request.headers, body: request.body() });
+    if (submitted.status !== 202) {
+      showError(await readProblem(submitted));
       setStatus('');
       return;
     }
-    const result = (await response.json()) as ScheduleResult;
-    setStatus('Solved; preparing the roster…', true);
-    // The CSV export: the roster for the download, the names of the volunteers (CSV uploads),
-    // and the times of the shifts nobody could be found for.
-    const csvResponse = await call(request, 'text/csv');
-    if (!csvResponse.ok) {
-      showError(await readProblem(csvResponse));
-      setStatus('');
-      return;
-    }
-    state.csv = await csvResponse.arrayBuffer();
-    state.result = result;
-    state.request = request;
-    state.zone = zone;
-    render(result, parseCsv(new TextDecoder().decode(state.csv)));
-    setStatus(`Done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    byId('results-title').focus();
+    const job = (await submitted.json()) as Job;
+    state.running = { id: job.id, cancelling: false };
+    byId<HTMLButtonElement>('cancel').disabled = false;
+    showJob({ ...job, started_at: null, finished_at: null });
+    byId('cancel').focus();
+    const onJob = (j: Job): void => {
+      if (state.running?.id === j.id) showJob(j);
+    };
+    const ended = (await streamJob(job.id, onJob)) ?? (await pollJob(job.id, onJob));
+    await finish(ended, zone, started);
   } catch (e) {
-    showError(`The service could not be reached: ${e instanceof Error ? e.message : String(e)}`);
+    const problem = (e as { problem?: Problem }).problem;
+    if (problem) showError(problem);
+    else showError(`The service could not be reached: ${e instanceof Error ? e.message : String(e)}`);
     setStatus('');
   } finally {
     window.clearInterval(timer);
+    clock.ticking = false;
+    state.running = undefined;
+    const cancel = byId('cancel');
+    const hadFocus = document.activeElement === cancel || document.activeElement === document.body;
+    cancel.hidden = true;
+    byId('cancel-help').hidden = true;
     button.disabled = false;
-    form.removeAttribute('aria-busy');
+    // Without a schedule to move to (an error, a cancel before the start), the keyboard is
+    // given back the button that runs again.
+    if (hadFocus && byId('results').hidden) button.focus();
   }
+}
+
+/** A job has ended: its schedule shown (completed, or kept at a cancel), or why there is none. */
+async function finish(job: Job, zone: string, started: number): Promise<void> {
+  const took = seconds((Date.now() - started) / 1000);
+  if (job.status === 'failed') {
+    showError({ title: 'The schedule could not be made', detail: job.error?.message ?? 'the job failed without saying why.' });
+    setStatus('The job failed; nothing was scheduled.');
+    return;
+  }
+  setStatus(job.status === 'cancelled' ? 'Cancelled; fetching the schedule kept…' : 'Solved; preparing the roster…', true);
+  const response = await jobResult(job.id, zone, 'application/json');
+  if (!response.ok) {
+    const problem = await readProblem(response);
+    if (job.status === 'cancelled' && response.status === 409) {
+      setStatus('Cancelled before the search started: there is no schedule.');
+      return;
+    }
+    showError(problem);
+    setStatus('');
+    return;
+  }
+  const result = (await response.json()) as ScheduleResult;
+  // The CSV export of the same result (no second solve): the roster for the download, the names
+  // of the volunteers (CSV uploads), and the times of the shifts nobody could be found for.
+  const csvResponse = await jobResult(job.id, zone, 'text/csv');
+  if (!csvResponse.ok) {
+    showError(await readProblem(csvResponse));
+    setStatus('');
+    return;
+  }
+  state.csv = await csvResponse.arrayBuffer();
+  state.result = result;
+  state.jobId = job.id;
+  state.zone = zone;
+  const note = byId('result-note');
+  note.hidden = job.status !== 'cancelled';
+  note.textContent =
+    job.status === 'cancelled'
+      ? 'You cancelled this run: this is the best schedule found before it stopped. A full run may fill more slots or spread the hours more evenly.'
+      : '';
+  render(result, parseCsv(new TextDecoder().decode(state.csv)));
+  setStatus(job.status === 'cancelled' ? `Cancelled after ${took}; the best schedule found is shown.` : `Done in ${took}.`);
+  byId('results-title').focus();
 }
 
 // ---- rendering ----
@@ -530,12 +811,13 @@ function save(blob: Blob, name: string): void {
   }, 10_000);
 }
 
+/** The calendar: the shown job's result as iCalendar (no second solve). */
 async function downloadCalendar(): Promise<void> {
-  if (!state.request) return;
+  if (state.jobId === undefined) return;
   clear(byId('error'));
   setStatus('Preparing the calendar…', true);
   try {
-    const response = await call(state.request, 'text/calendar');
+    const response = await jobResult(state.jobId, state.zone, 'text/calendar');
     if (!response.ok) {
       showError(await readProblem(response));
       setStatus('');
@@ -596,6 +878,7 @@ function start(): void {
     if (state.csv !== undefined) save(new Blob([state.csv], { type: 'text/csv;charset=utf-8' }), 'roster.csv');
   });
   byId('download-ics').addEventListener('click', () => void downloadCalendar());
+  byId('cancel').addEventListener('click', () => void cancelJob());
   byId('print').addEventListener('click', () => {
     window.print();
   });

@@ -1,7 +1,8 @@
 // GET /app: the coordinator's page (app/ in the repository, compiled by npm run build into
 // dist/app beside dist/src). The files are read once, when the routes are made, so a later
 // build that swaps dist/ never pulls them from under a running service. No key is needed to
-// load the page; it asks for one and sends it to /api/schedule(/csv) itself. Everything is
+// load the page; it asks for one and sends it, in the Authorization header, to /api/jobs itself
+// (the schedule runs as a background job whose progress the page shows). Everything is
 // served from here: no CDN, works offline, and the page fits the Content-Security-Policy
 // (its script and style are files of this service, no inline script).
 import Router from '@koa/router';
