@@ -165,12 +165,14 @@ export const settings: readonly Setting[] = [
   {
     name: 'WEBHOOK_ALLOWED_HOSTS',
     default: '(empty: no callbacks)',
-    description: 'Comma-separated hosts (host or host:port) a job\'s `callback_url` may name; any other URL is a 400, so the service cannot be pointed at an internal address.',
+    description:
+      "Comma-separated hosts (host or host:port) a job's `callback_url` may name; any other URL is a 400, so the service cannot be pointed at an internal address.",
   },
   {
     name: 'JOB_STALE_SECONDS',
     default: '15',
-    description: 'Seconds without a heartbeat (workers send one each second) after which a solving job\'s worker is taken for dead and the job is queued again (once; a second loss fails it).',
+    description:
+      "Seconds without a heartbeat (workers send one each second) after which a solving job's worker is taken for dead and the job is queued again (once; a second loss fails it).",
   },
   {
     name: 'JOB_SHUTDOWN_GRACE_SECONDS',
@@ -187,9 +189,14 @@ export const settings: readonly Setting[] = [
   {
     name: 'JOB_MAX_CANDIDATE_PAIRS',
     default: '10000000',
-    description: "Most (volunteer, shift) pairs of the same group in one job (at least MAX_CANDIDATE_PAIRS): the engine's model size, which bounds a worker's memory.",
+    description:
+      "Most (volunteer, shift) pairs of the same group in one job (at least MAX_CANDIDATE_PAIRS): the engine's model size, which bounds a worker's memory.",
   },
-  { name: 'WORKER_METRICS_PORT', default: '0 (none)', description: 'The worker command serves GET /metrics and GET /healthz on this port (0: no HTTP at all).' },
+  {
+    name: 'WORKER_METRICS_PORT',
+    default: '0 (none)',
+    description: 'The worker command serves GET /metrics and GET /healthz on this port (0: no HTTP at all).',
+  },
 ];
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -251,7 +258,9 @@ function webhookHosts(r: Reader): string[] {
     .filter((h) => h !== '');
   for (const host of hosts) {
     if (!/^[a-z0-9.-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/.test(host)) {
-      r.problems.push(`WEBHOOK_ALLOWED_HOSTS has '${host.slice(0, 80)}'; each entry is a host name, such as hooks.example.org or hooks.example.org:8443 (no scheme, no path).`);
+      r.problems.push(
+        `WEBHOOK_ALLOWED_HOSTS has '${host.slice(0, 80)}'; each entry is a host name, such as hooks.example.org or hooks.example.org:8443 (no scheme, no path).`,
+      );
     }
   }
   return hosts;

@@ -13,7 +13,7 @@ export interface SolveProgress {
   group: string;
   /** Slots filled by new assignments in the groups' best schedules so far. */
   filled: number;
-  /** Proven upper bound on `filled`, once every group started has reported one. */
+  /** Proven upper bound on `filled`, once every group (started or waiting for a lane) has reported one. */
   bound?: number;
   groupsDone: number;
   groupsRunning: number;
@@ -28,9 +28,14 @@ export class ProgressTracker {
   private sentAt = -Infinity;
   private timer: NodeJS.Timeout | undefined;
 
+  /**
+   * `groups`: how many groups the solve has. A bound is sent only once each has one: a sum over
+   * the groups started so far would leave out those still waiting for a lane.
+   */
   constructor(
     private readonly listener?: (progress: SolveProgress) => void,
     private readonly now: () => number = Date.now,
+    private readonly groups = Infinity,
   ) {}
 
   started(group: string): void {
@@ -49,6 +54,10 @@ export class ProgressTracker {
     this.running--;
     this.done++;
     this.filled.set(group, Math.max(this.filled.get(group) ?? 0, filled));
+    // A group's bound is never below what it filled (a fallback schedule may fill more than the
+    // bound its last incumbent carried, when that bound was of a phase cut short).
+    const bound = this.bounds.get(group);
+    if (bound !== undefined) this.bounds.set(group, Math.max(bound, filled));
     if (this.latest) this.send();
   }
 
@@ -75,7 +84,7 @@ export class ProgressTracker {
   private emit(): void {
     this.sentAt = this.now();
     const sum = (m: Map<string, number>): number => [...m.values()].reduce((a, b) => a + b, 0);
-    const bounded = this.bounds.size === this.filled.size;
+    const bounded = this.bounds.size >= this.groups;
     this.listener?.({
       ...this.latest!,
       filled: sum(this.filled),

@@ -74,7 +74,7 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
   const subs = decompose(problem);
   const weight = subs.map((s) => s.volunteers.length * s.shifts.length + 1);
   const t1 = performance.now();
-  const progress = new ProgressTracker(request.onIncumbent);
+  const progress = new ProgressTracker(request.onIncumbent, Date.now, subs.length);
   const results = await solveInLanes(
     subs,
     weight,

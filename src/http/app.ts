@@ -91,7 +91,8 @@ export function createApp(deps: AppDeps): Koa {
   // Errors are answered by problemResponder; Koa's own handler must stay silent.
   app.silent = true;
 
-  const metrics = deps.metrics ?? createMetrics(deps.pool ? () => deps.pool!.stats() : undefined, deps.jobs ? () => deps.jobs!.store.countByStatus() : undefined);
+  const metrics =
+    deps.metrics ?? createMetrics(deps.pool ? () => deps.pool!.stats() : undefined, deps.jobs ? () => deps.jobs!.store.countByStatus() : undefined);
   const readiness: ReadinessChecks = { database: () => deps.store.ping(), solverPool: () => deps.pool?.isReady() ?? true };
   const publicRouter = new Router();
   problemRoutes(publicRouter);

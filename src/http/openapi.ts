@@ -298,7 +298,11 @@ function jobPaths(config: Pick<Config, 'limits'>, scheduleQuery: Array<Record<st
   const submitQuery = [
     ...scheduleQuery.map((p) =>
       p.name === 'time_limit'
-        ? { ...p, description: 'Solve budget in seconds, above 0 (default SOLVE_TIME_LIMIT_DEFAULT); above JOB_TIME_LIMIT_MAX (600 by default) it is capped with a warning.' }
+        ? {
+            ...p,
+            description:
+              'Solve budget in seconds, above 0 (default SOLVE_TIME_LIMIT_DEFAULT); above JOB_TIME_LIMIT_MAX (600 by default) it is capped with a warning.',
+          }
         : p,
     ),
     {
@@ -338,7 +342,13 @@ function jobPaths(config: Pick<Config, 'limits'>, scheduleQuery: Array<Record<st
         operationId: 'listJobs',
         summary: "The key's own jobs, most recent first",
         parameters: [
-          { name: 'status', in: 'query', required: false, description: 'Only jobs of this status.', schema: { type: 'string', enum: ['queued', 'solving', 'completed', 'failed', 'cancelled'] } },
+          {
+            name: 'status',
+            in: 'query',
+            required: false,
+            description: 'Only jobs of this status.',
+            schema: { type: 'string', enum: ['queued', 'solving', 'completed', 'failed', 'cancelled'] },
+          },
           { name: 'limit', in: 'query', required: false, description: 'Jobs to return.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
         ],
         responses: {
@@ -405,7 +415,8 @@ function jobPaths(config: Pick<Config, 'limits'>, scheduleQuery: Array<Record<st
             content: {
               'text/event-stream': {
                 schema: { type: 'string', description: 'Events `progress` and `end`; each data line is a Job (schemas/job.json).' },
-                example: 'retry: 2000\n\nevent: progress\nid: 1\ndata: {"id":"0b6f…","status":"solving",…}\n\nevent: end\nid: 2\ndata: {"id":"0b6f…","status":"completed",…}\n\n',
+                example:
+                  'retry: 2000\n\nevent: progress\nid: 1\ndata: {"id":"0b6f…","status":"solving",…}\n\nevent: end\nid: 2\ndata: {"id":"0b6f…","status":"completed",…}\n\n',
               },
             },
           },

@@ -36,12 +36,14 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
   const schemas = loadSchemas();
-  let jobs: Jobs | undefined;
+  // The metrics read the job counts through the jobs made just after them (which observe into the metrics).
+  const counts = { of: (): Promise<Record<string, number>> => Promise.resolve({}) };
   const metrics = createMetrics(
     () => scheduler.stats(),
-    () => jobs!.store.countByStatus(),
+    () => counts.of(),
   );
-  jobs = new Jobs({ config, database: store.database, logger, schemas, secret, scheduler, preparer, metrics });
+  const jobs = new Jobs({ config, database: store.database, logger, schemas, secret, scheduler, preparer, metrics });
+  counts.of = () => jobs.store.countByStatus();
   await jobs.start();
   const app = createApp({ config, logger, schemas, scheduler, store, secret, pendingWrites, pool: scheduler, preparer, metrics, jobs });
   const handle = app.callback();
@@ -59,7 +61,10 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  logger.info({ host: config.host, port, solver_workers: config.solverWorkers, database: store.dialect, job_workers: jobs.workers, job_queue: jobs.queue.kind }, 'listening');
+  logger.info(
+    { host: config.host, port, solver_workers: config.solverWorkers, database: store.dialect, job_workers: jobs.workers, job_queue: jobs.queue.kind },
+    'listening',
+  );
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

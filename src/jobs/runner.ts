@@ -183,7 +183,13 @@ export class JobRunner {
       progress = { ...progress, phase: 'solving', filled_slots: locked };
       pending = progress;
       const onProgress = (p: SolveProgress): void => {
-        progress = { phase: p.phase, elapsed_s: elapsed(), filled_slots: locked + p.filled, demanded_slots: claim.demandedSlots, bound: p.bound === undefined ? null : locked + p.bound };
+        progress = {
+          phase: p.phase,
+          elapsed_s: elapsed(),
+          filled_slots: locked + p.filled,
+          demanded_slots: claim.demandedSlots,
+          bound: p.bound === undefined ? null : locked + p.bound,
+        };
         pending = progress;
         void beat();
       };
@@ -192,12 +198,16 @@ export class JobRunner {
         { ...call, signal: running.abort.signal, onProgress },
         { schemas: this.deps.schemas, limits: this.deps.config.jobs.limits, scheduler: this.deps.scheduler },
       );
-      if (running.reason !== 'lost' && running.reason !== 'shutdown') end = { status: running.reason === 'cancel' ? 'cancelled' : 'completed', result: answer.json };
+      if (running.reason !== 'lost' && running.reason !== 'shutdown')
+        end = { status: running.reason === 'cancel' ? 'cancelled' : 'completed', result: answer.json };
     } catch (err) {
       if (err instanceof ProblemError) end = { status: 'failed', error: { code: err.type.slug, message: err.detail } };
       else {
         log.error({ err }, 'job failed');
-        end = { status: 'failed', error: { code: 'internal', message: `The solve stopped on an unexpected error (${(err as Error).message.slice(0, 200)}); the job was not retried.` } };
+        end = {
+          status: 'failed',
+          error: { code: 'internal', message: `The solve stopped on an unexpected error (${(err as Error).message.slice(0, 200)}); the job was not retried.` },
+        };
       }
     } finally {
       clearInterval(heartbeat);
@@ -210,16 +220,23 @@ export class JobRunner {
       await this.giveBack(jobId, claim.run, log);
       return;
     }
+    const filled = end!.result !== undefined ? filledOf(end!.result, claim.demandedSlots) : progress.filled_slots;
     const finalProgress: JobProgress = {
       ...progress,
       phase: end!.status === 'failed' ? progress.phase : 'done',
       elapsed_s: elapsed(),
-      ...(end!.result !== undefined ? { filled_slots: filledOf(end!.result, claim.demandedSlots) } : {}),
+      filled_slots: filled,
+      // The last bound the solve proved (never below what the result fills), or none.
+      bound: progress.bound === null ? null : Math.max(progress.bound, filled),
     };
     if (await this.finish(jobId, claim.run, { ...end!, progress: finalProgress }, log)) {
       log.info({ status: end!.status, elapsed_s: finalProgress.elapsed_s, filled_slots: finalProgress.filled_slots }, 'job ended');
       if (claim.callbackUrl !== null) {
-        void sendCallback(claim.callbackUrl, { id: jobId, status: end!.status }, { secret: this.deps.secret, allowed: this.deps.config.jobs.webhookAllowedHosts, logger: log });
+        void sendCallback(
+          claim.callbackUrl,
+          { id: jobId, status: end!.status },
+          { secret: this.deps.secret, allowed: this.deps.config.jobs.webhookAllowedHosts, logger: log },
+        );
       }
     }
   }
@@ -231,7 +248,12 @@ export class JobRunner {
   }
 
   /** Writes the end, retrying while the database is away; false when the run lost the job. */
-  private async finish(jobId: string, run: number, end: Parameters<JobStore['finish']>[2] extends infer E ? Omit<E, 'now'> : never, log: Logger): Promise<boolean> {
+  private async finish(
+    jobId: string,
+    run: number,
+    end: Parameters<JobStore['finish']>[2] extends infer E ? Omit<E, 'now'> : never,
+    log: Logger,
+  ): Promise<boolean> {
     const until = Date.now() + FINISH_RETRY_MS;
     for (let wait = 500; ; wait = Math.min(wait * 2, 5000)) {
       try {

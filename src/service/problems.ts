@@ -125,20 +125,21 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 409,
     title: 'The job has not finished',
     explanation:
-      "The job is queued or solving, so it has no result yet. GET /api/jobs/<id> shows its status and progress; GET /api/jobs/<id>/events streams them and ends when the job does. Ask for the result once the status is completed (or cancelled: a cancelled job keeps the best schedule it found).",
+      'The job is queued or solving, so it has no result yet. GET /api/jobs/<id> shows its status and progress; GET /api/jobs/<id>/events streams them and ends when the job does. Ask for the result once the status is completed (or cancelled: a cancelled job keeps the best schedule it found).',
   },
   'job-no-result': {
     slug: 'job-no-result',
     status: 409,
     title: 'The job ended without a schedule',
     explanation:
-      "The job failed (its error says why: GET /api/jobs/<id>), or it was cancelled before a worker started it, so there is no schedule to return. Submit the request again (fixing what the error names).",
+      'The job failed (its error says why: GET /api/jobs/<id>), or it was cancelled before a worker started it, so there is no schedule to return. Submit the request again (fixing what the error names).',
   },
   'job-ended': {
     slug: 'job-ended',
     status: 409,
     title: 'The job already ended',
-    explanation: 'DELETE /api/jobs/<id> cancels a queued or solving job; this one is completed or failed already, so there is nothing to cancel. Its result stays readable until it is deleted after JOB_RETENTION_HOURS.',
+    explanation:
+      'DELETE /api/jobs/<id> cancels a queued or solving job; this one is completed or failed already, so there is nothing to cancel. Its result stays readable until it is deleted after JOB_RETENTION_HOURS.',
   },
   internal: {
     slug: 'internal',

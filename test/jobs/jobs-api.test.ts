@@ -26,7 +26,7 @@ describe('jobs API (SQLite, in-process queue)', function () {
     t = await testJobsApp();
   });
   after(async () => {
-    await t?.close();
+    await t.close();
   });
 
   it('solves a JSON job to the same bytes as POST /api/schedule', async () => {

@@ -143,7 +143,8 @@ export async function readCsvUpload(ctx: Context, maxBytes: number): Promise<Csv
     const bytes: Partial<Record<CsvFile, Buffer>> = {};
     for (const part of PARTS) {
       const file = files[part];
-      if (fields[part] !== undefined) errors.push({ file: part, message: `Part '${part}' was sent as a text field; send it as a file (curl -F ${part}=@${part}.csv).` });
+      if (fields[part] !== undefined)
+        errors.push({ file: part, message: `Part '${part}' was sent as a text field; send it as a file (curl -F ${part}=@${part}.csv).` });
       else if (file === undefined) errors.push({ file: part, message: `The ${part} file is missing; send it as the file part '${part}'.` });
       else if (Array.isArray(file)) errors.push({ file: part, message: `The ${part} part was sent ${file.length} times; send one file.` });
       else if (file.size === 0) errors.push({ file: part, message: `The ${part} file is empty.` });
@@ -154,7 +155,12 @@ export async function readCsvUpload(ctx: Context, maxBytes: number): Promise<Csv
     }
     const timezone = fields.timezone;
     const zone = timezone === undefined ? 'UTC' : (Array.isArray(timezone) ? timezone.join(',') : timezone).trim();
-    return { volunteers: bytes.volunteers, shifts: bytes.shifts, zone, ruleFields: { min_rest_hours: fields.min_rest_hours, max_shifts_per_day: fields.max_shifts_per_day } };
+    return {
+      volunteers: bytes.volunteers,
+      shifts: bytes.shifts,
+      zone,
+      ruleFields: { min_rest_hours: fields.min_rest_hours, max_shifts_per_day: fields.max_shifts_per_day },
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
