@@ -11,7 +11,11 @@ describe('ProgressTracker', () => {
   it('sends a bound only once every group has one, not a sum over the groups started', () => {
     const seen: SolveProgress[] = [];
     let clock = 0;
-    const tracker = new ProgressTracker((p) => seen.push(p), () => (clock += 1000), 3);
+    const tracker = new ProgressTracker(
+      (p) => seen.push(p),
+      () => (clock += 1000),
+      3,
+    );
     tracker.started('a');
     tracker.improved('a', { assignments: filled(5), phase: 'greedy', fillBound: 6 });
     tracker.started('b');
@@ -31,7 +35,11 @@ describe('ProgressTracker', () => {
   it("raises a group's bound to what it filled when it ends", () => {
     const seen: SolveProgress[] = [];
     let clock = 0;
-    const tracker = new ProgressTracker((p) => seen.push(p), () => (clock += 1000), 1);
+    const tracker = new ProgressTracker(
+      (p) => seen.push(p),
+      () => (clock += 1000),
+      1,
+    );
     tracker.started('a');
     tracker.improved('a', { assignments: filled(3), phase: 'greedy', fillBound: 3 });
     tracker.finished('a', 5);
