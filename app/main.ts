@@ -277,7 +277,8 @@ function source(): 'csv' | 'json' {
 }
 
 async function buildRequest(zone: string): Promise<RunRequest | string> {
-  const query = `?timezone=${encodeURIComponent(zone)}`;
+  const limit = byId<HTMLSelectElement>('time-limit').value;
+  const query = `?timezone=${encodeURIComponent(zone)}${limit === '' ? '' : `&time_limit=${encodeURIComponent(limit)}`}`;
   if (source() === 'csv') {
     const volunteers = file('volunteers-file');
     const shifts = file('shifts-file');

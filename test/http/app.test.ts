@@ -335,9 +335,11 @@ describe('GET /app in headless Chromium', function () {
       .getByLabel('Schedule request (JSON)')
       .setInputFiles({ name: 'festival.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scarce)) });
     await page.getByLabel('Time zone').fill('UTC');
+    await page.getByLabel('Longest time to search').selectOption('60');
     const submitted = nextJobId(page);
     await page.getByRole('button', { name: 'Make the schedule' }).click();
     const jobId = await submitted;
+    expect(seen.api[0]).to.equal('POST /api/jobs?timezone=UTC&time_limit=60 application/json');
 
     // Progress while it solves: the bar of filled slots, the step in words, the seconds, the bound.
     const bar = page.getByRole('progressbar', { name: 'Slots filled' });
