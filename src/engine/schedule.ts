@@ -12,7 +12,7 @@ import { Roster } from '../rules/roster.js';
 import { fairnessScore } from './fairness.js';
 import { ProgressTracker, type SolveProgress } from './progress.js';
 import { DEFAULT_MAX_MIP_PAIRS, solveSubproblem, type SubproblemDiagnostics, type SubproblemResult } from './solve-subproblem.js';
-import type { SubproblemOutcome, SubproblemRunner } from './subproblem-runner.js';
+import type { Assignment, SubproblemOutcome, SubproblemRunner } from './subproblem-runner.js';
 import { decompose, type Subproblem } from './subproblem.js';
 
 export interface ScheduleRequest {
@@ -51,6 +51,10 @@ export interface EngineOutput {
 
 /** When a worker is lost (or its job cancelled before it started), the greedy fill in this thread still gives an answer. */
 function fallback(sub: Subproblem, outcome: Extract<SubproblemOutcome, { kind: 'lost' }>, cancelled: boolean): SubproblemResult {
+  // Cancelled with a schedule in hand: that schedule is the answer, at once. A greedy fill here
+  // (a second or more on the largest single-group rosters) could only be kept if it filled
+  // more, and a cancel asks for the best found so far, now.
+  if (cancelled && outcome.incumbent !== undefined && outcome.incumbent.length > 0) return cancelledWithIncumbent(sub, outcome.incumbent, outcome.reason);
   const greedy = solveSubproblem(sub, { budget: spentBudget(cancelled) });
   const useIncumbent = outcome.incumbent !== undefined && outcome.incumbent.length > greedy.assignments.length;
   const assignments = useIncumbent ? outcome.incumbent! : greedy.assignments;
@@ -65,6 +69,32 @@ function fallback(sub: Subproblem, outcome: Extract<SubproblemOutcome, { kind: '
   };
   // Suggestions were checked against the greedy schedule: they do not hold for another one.
   return { ...greedy, assignments, status: 'feasible', filled: assignments.length, suggestions: useIncumbent ? [] : greedy.suggestions, diagnostics };
+}
+
+/** A cancelled subproblem's answer: its best schedule, bounded by the open slots (no bound was proven). */
+function cancelledWithIncumbent(sub: Subproblem, incumbent: Assignment[], reason: string): SubproblemResult {
+  const open = sub.shifts.reduce((t, s) => t + Math.max(0, s.required - s.locked), 0);
+  const filled = incumbent.length;
+  const fillBound = Math.max(open, filled);
+  return {
+    group: sub.group,
+    assignments: incumbent,
+    status: 'feasible',
+    filled,
+    fillBound,
+    suggestions: [],
+    diagnostics: {
+      group: sub.group,
+      explain: { ms: 0, resolves: 0, incomplete: 0, unexplored: [] },
+      variables: 0,
+      constraints: 0,
+      filled,
+      fill_bound: fillBound,
+      status: 'feasible',
+      phases: [{ name: 'coverage', status: 'cancelled', objective: null, bound: null, gap: null, ms: 0, note: reason }],
+      ms: 0,
+    },
+  };
 }
 
 /** Solves the request's subproblems, at most `lanes` at a time, and assembles the result. */

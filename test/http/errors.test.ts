@@ -200,6 +200,10 @@ describe('error model (RFC 9457 problem+json)', () => {
       'not-found',
       'method-not-allowed',
       'overloaded',
+      'too-many-jobs',
+      'job-not-finished',
+      'job-no-result',
+      'job-ended',
       'internal',
     ];
 

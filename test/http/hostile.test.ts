@@ -143,7 +143,9 @@ describe('hostile input: CSV row counts', () => {
       .attach('volunteers', Buffer.from(`Name,Group,Max Hours\r\n${'Ana,,x\r\n'.repeat(6)}`), 'v.csv')
       .attach('shifts', Buffer.from('Name,Start,End,Groups\r\nA,6/6/2026 8:00 AM,6/6/2026 12:00 PM,g:1\r\n'), 's.csv');
     expect(res.status).to.equal(413);
-    expect(res.body.detail).to.equal('volunteers is 6 entries (data rows of the volunteers file); the limit is 5 entries (MAX_VOLUNTEERS).');
+    expect(res.body.detail).to.equal(
+      'volunteers is 6 entries (data rows of the volunteers file); the limit is 5 entries (MAX_VOLUNTEERS). A background job (POST /api/jobs, the same body) takes up to 20,000 (JOB_MAX_VOLUNTEERS).',
+    );
   });
 });
 
