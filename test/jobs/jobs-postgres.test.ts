@@ -318,8 +318,12 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       const client = api(a1.port, key);
       // A queued job cancelled never runs; a solving one stops.
       const id = await submit(client, longText, '?time_limit=30');
-      await waitRows(db.url, `id = '${id}'`, (r) => r[0]?.status === 'solving', 60_000, 'solving');
-      await sleep(1000);
+      // Once the solver has a schedule (see the SQLite cancel test).
+      for (let i = 0; i < 600; i++) {
+        const job = await client.get(`/api/jobs/${id}`);
+        if (job.body.status === 'solving' && !['preparing', 'solving'].includes(job.body.progress.phase as string)) break;
+        await sleep(50);
+      }
       const sent = Date.now();
       const del = await client.del(`/api/jobs/${id}`);
       expect(del.status).to.equal(202);
@@ -327,7 +331,9 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       const tookMs = new Date(ended!.finished_at!).getTime() - sent;
       expect(ended).to.include({ status: 'cancelled', run: 1 });
       console.log(`      cancel across processes: the job ended ${tookMs} ms after the DELETE was sent`);
-      expect(tookMs).to.be.below(3000);
+      // The flag reaches the worker at its next heartbeat (each second); the engine's own stop
+      // then takes 0.7-2 s on this instance (see the SQLite cancel test).
+      expect(tookMs).to.be.below(4000);
       const result = await client.get(`/api/jobs/${id}/result`);
       expect(result.status).to.equal(200);
       expect(checkSchedule(long, result.body, { allowIncomplete: true })).to.deep.equal([]);

@@ -416,12 +416,18 @@ describe('jobs on SQLite (in-process queue)', function () {
     it('DELETE on a solving job stops it within a second; its best schedule is readable and passes the checker', async () => {
       const request = curtois(13);
       const job = await submit(t, key, request, '?time_limit=30');
-      const solving = await waitFor(getter(t, key), job.id as string, (j) => j.status === 'solving' && (j.progress as Json).phase !== 'preparing', 60_000, 20);
+      // Once the solver has a schedule (progress names the phase that found it).
+      const solving = await waitFor(
+        getter(t, key),
+        job.id as string,
+        (j) => j.status === 'solving' && !['preparing', 'solving'].includes((j.progress as Json).phase as string),
+        60_000,
+        20,
+      );
       expect(solving.started_at).to.be.a('string');
       const notYet = await t.request.get(`/api/jobs/${job.id}/result`).set('Authorization', `Bearer ${key}`);
       expect(notYet.status).to.equal(409);
       expect((notYet.body as Json).type).to.match(/job-not-finished$/);
-      await sleep(500);
       const asked = Date.now();
       const del = await t.request.delete(`/api/jobs/${job.id}`).set('Authorization', `Bearer ${key}`);
       expect(del.status).to.equal(202);
@@ -429,9 +435,12 @@ describe('jobs on SQLite (in-process queue)', function () {
       // From the DELETE sent to the job ended, as the service recorded it (same clock).
       const tookMs = Date.parse(stopped.finished_at as string) - asked;
       expect(stopped.status).to.equal('cancelled');
-      // The solver stops within a second, but the engine then fills the cancelled subproblem
-      // again with its greedy fallback on the calling thread (src/engine/schedule.ts), which
-      // takes about a second on this instance on a loaded 2-core machine: the job ends within 3 s.
+      console.log(`      cancel of a solving job: ended ${tookMs} ms after the DELETE was sent`);
+      // The job's runner aborts at once, but the engine does not meet the second on this
+      // instance: HiGHS does not see the cancel flag within the pool's 200 ms grace ("the solver
+      // did not stop when cancelled and was stopped"), so the subproblem is filled again by the
+      // greedy fallback on the calling thread and explained (0.4-1 s, then ~0.2 s, measured with
+      // debug=true). Measured 0.7-2.1 s on a loaded 2-core machine: bounded at 3 s here.
       expect(tookMs, `stopped ${tookMs} ms after the DELETE`).to.be.below(3000);
       expect(Date.parse(stopped.finished_at as string) - Date.parse(stopped.started_at as string)).to.be.below(30_000);
       const result = await t.request.get(`/api/jobs/${job.id}/result`).set('Authorization', `Bearer ${key}`);
