@@ -150,6 +150,16 @@ async function rows(url: string): Promise<Array<{ status: string; run: number; n
   }
 }
 
+/** A fresh database with a key, one API instance (JOB_WORKERS=0) and `workers` worker processes. */
+async function cluster(workers: number) {
+  const db = await createDatabase();
+  const key = issueKey(db.url);
+  const env = { DATABASE_URL: db.url };
+  const apiProc = await start('serve', { ...env, JOB_WORKERS: '0' });
+  const started = await Promise.all(Array.from({ length: workers }, () => start('worker', { ...env, JOB_WORKERS: '1' })));
+  return { db, apiProc, workers: started, c: client(apiProc.port, key) };
+}
+
 let failed = false;
 const lines: string[] = [];
 const say = (line: string): void => {
@@ -159,12 +169,7 @@ const say = (line: string): void => {
 
 // ---- 1. Latency with idle workers ----
 if (LATENCY_JOBS > 0) {
-  const db = await createDatabase();
-  const key = issueKey(db.url);
-  const env = { DATABASE_URL: db.url };
-  const apiProc = await start('serve', { ...env, JOB_WORKERS: '0' });
-  const workers = await Promise.all([start('worker', { ...env, JOB_WORKERS: '1' }), start('worker', { ...env, JOB_WORKERS: '1' })]);
-  const c = client(apiProc.port, key);
+  const { db, apiProc, workers, c } = await cluster(2);
   // Warm-up: the workers' first solves and the pools' connections.
   for (let i = 0; i < 10; i++) {
     const id = await c.submit();
@@ -202,12 +207,7 @@ if (LATENCY_JOBS > 0) {
 
 // ---- 2. Throughput through 2 workers ----
 if (THROUGHPUT_JOBS > 0) {
-  const db = await createDatabase();
-  const key = issueKey(db.url);
-  const env = { DATABASE_URL: db.url };
-  const apiProc = await start('serve', { ...env, JOB_WORKERS: '0' });
-  const workers = await Promise.all([start('worker', { ...env, JOB_WORKERS: '1' }), start('worker', { ...env, JOB_WORKERS: '1' })]);
-  const c = client(apiProc.port, key);
+  const { db, apiProc, workers, c } = await cluster(2);
   const t0 = performance.now();
   const ids: string[] = [];
   let next = 0;
@@ -243,10 +243,7 @@ if (THROUGHPUT_JOBS > 0) {
 
 // ---- 3. 10,000 jobs held, API memory ----
 if (HELD_JOBS > 0) {
-  const db = await createDatabase();
-  const key = issueKey(db.url);
-  const apiProc = await start('serve', { DATABASE_URL: db.url, JOB_WORKERS: '0' });
-  const c = client(apiProc.port, key);
+  const { db, apiProc, c } = await cluster(0);
   const pid = apiProc.child.pid!;
   const samples: Array<{ jobs: number; rss: number; hwm: number; s: number }> = [{ jobs: 0, ...memory(pid), s: 0 }];
   const t0 = performance.now();

@@ -43,6 +43,31 @@ async function skipIfStoreCrash(context: Mocha.Context, processes: JobProcess[])
   context.skip();
 }
 
+/**
+ * A suite's own database and processes, released by the after hook this registers: `up` creates
+ * the database and a key of user alice; `spawn` starts a process on it (an API instance with
+ * JOB_WORKERS=0, a worker with 1), on `databaseUrl` when given (a proxy's).
+ */
+function suiteCluster() {
+  const processes: JobProcess[] = [];
+  let db: TestDatabase | undefined;
+  after(async () => {
+    await stopAll(processes);
+    await releaseIfSet(db, (d) => d.drop());
+  });
+  return {
+    up: async (): Promise<{ url: string; key: string }> => {
+      db = await postgresDatabase();
+      return { url: db.url, key: await issueKey(db.url, 'alice') };
+    },
+    spawn: async (kind: 'serve' | 'worker', env: Record<string, string> = {}, databaseUrl = db!.url): Promise<JobProcess> => {
+      const started = await startProcess(kind, { DATABASE_URL: databaseUrl, ...JOBS_ENV, JOB_WORKERS: kind === 'serve' ? '0' : '1', ...env });
+      processes.push(started);
+      return started;
+    },
+  };
+}
+
 async function submit(client: Api, body: string, query = ''): Promise<string> {
   const res = await client.post(`/api/jobs${query}`, body);
   expect(res.status, res.text).to.equal(202);
@@ -56,51 +81,35 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
   });
 
   describe('two API instances and two workers, one worker killed while it solves', () => {
-    let db: TestDatabase;
-    const processes: JobProcess[] = [];
-    after(async () => {
-      await stopAll(processes);
-      await releaseIfSet(db, (d) => d.drop());
-    });
+    const cluster = suiteCluster();
 
     it("every one of 100 jobs completes once, results pass the checker, only the killed worker's jobs ran twice; another user gets 404", async () => {
-      db = await postgresDatabase();
-      const key = await issueKey(db.url, 'alice');
-      const otherKey = await issueKey(db.url, 'mallory');
-      const env = { DATABASE_URL: db.url, ...JOBS_ENV };
-      const [a1, a2] = await Promise.all([startProcess('serve', { ...env, JOB_WORKERS: '0' }), startProcess('serve', { ...env, JOB_WORKERS: '0' })]);
-      processes.push(a1, a2);
-      const [w1, w2] = await Promise.all([startProcess('worker', { ...env, JOB_WORKERS: '1' }), startProcess('worker', { ...env, JOB_WORKERS: '1' })]);
-      processes.push(w1, w2);
+      const { url, key } = await cluster.up();
+      const otherKey = await issueKey(url, 'mallory');
+      const [a1, a2] = await Promise.all([cluster.spawn('serve'), cluster.spawn('serve')]);
+      const workers = await Promise.all([cluster.spawn('worker'), cluster.spawn('worker')]);
       const clients = [api(a1.port, key), api(a2.port, key)];
-      // 100 jobs, alternately to both instances; every 25th takes a few seconds (so a worker is
-      // surely caught in the middle of one).
+      // 100 jobs, alternately to both instances. The first two take a while (time_limit=20), so
+      // each worker starts on one: the worker solving the first is killed in the middle of it,
+      // and the other 98 are submitted after.
       const kinds = new Map<string, 'small' | 'long'>();
-      for (let i = 0; i < 100; i++) {
-        const isLong = i % 25 === 5;
-        const id = await submit(clients[i % 2]!, isLong ? longText : exampleText, isLong ? '?time_limit=2' : '');
-        kinds.set(id, isLong ? 'long' : 'small');
-      }
-      // Kill worker 1 while it solves a long job.
-      await waitRows(
-        db.url,
-        `worker = '${w1.name}' and status = 'solving' and run = 1`,
-        (rows) => rows.some((r) => kinds.get(r.id) === 'long'),
-        120_000,
-        'worker 1 solving a long job',
-      );
+      for (let i = 0; i < 2; i++) kinds.set(await submit(clients[i % 2]!, longText, '?time_limit=20'), 'long');
+      const [first] = await waitRows(url, `id = '${[...kinds.keys()][0]!}'`, (r) => r[0]?.status === 'solving', 120_000, 'the first long job solving');
+      const w1 = workers.find((w) => w.name === first!.worker)!;
+      const w2 = workers.find((w) => w !== w1)!;
       w1.kill('SIGKILL');
       const killedAt = Date.now();
       await w1.exited;
-      const held = await jobRows(db.url, `worker = '${w1.name}' and status = 'solving'`);
+      const held = await jobRows(url, `worker = '${w1.name}' and status = 'solving'`);
+      for (let i = 2; i < 100; i++) kinds.set(await submit(clients[i % 2]!, exampleText), 'small');
       expect(held.length, 'jobs the killed worker held').to.be.at.least(1);
       // Its jobs are taken up again within 60 s.
       const heldIds = held.map((r) => `'${r.id}'`).join(',');
-      await waitRows(db.url, `id in (${heldIds})`, (rows) => rows.every((r) => r.run === 2), 60_000, "the killed worker's jobs taken up again");
+      await waitRows(url, `id in (${heldIds})`, (rows) => rows.every((r) => r.run === 2), 60_000, "the killed worker's jobs taken up again");
       const retakenS = (Date.now() - killedAt) / 1000;
       expect(retakenS).to.be.below(60);
       const rows = await waitRows(
-        db.url,
+        url,
         'true',
         (all) => all.length === 100 && all.every((r) => ['completed', 'failed', 'cancelled'].includes(r.status)),
         240_000,
@@ -142,34 +151,24 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
   });
 
   describe('a job whose worker is killed twice', () => {
-    let db: TestDatabase;
-    const processes: JobProcess[] = [];
-    after(async () => {
-      await stopAll(processes);
-      await releaseIfSet(db, (d) => d.drop());
-    });
+    const cluster = suiteCluster();
 
     it('is taken up again within 60 s after the first kill, and fails worker_lost after the second, never left solving', async () => {
-      db = await postgresDatabase();
-      const key = await issueKey(db.url, 'alice');
-      const env = { DATABASE_URL: db.url, ...JOBS_ENV };
-      const a1 = await startProcess('serve', { ...env, JOB_WORKERS: '0' });
-      processes.push(a1);
-      const w1 = await startProcess('worker', { ...env, JOB_WORKERS: '1' });
-      processes.push(w1);
+      const { url, key } = await cluster.up();
+      const a1 = await cluster.spawn('serve');
+      const w1 = await cluster.spawn('worker');
       const client = api(a1.port, key);
       const id = await submit(client, longText, '?time_limit=60');
-      await waitRows(db.url, `id = '${id}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w1.name, 60_000, 'worker 1 solving');
+      await waitRows(url, `id = '${id}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w1.name, 60_000, 'worker 1 solving');
       w1.kill('SIGKILL');
       const killed = Date.now();
-      const w2 = await startProcess('worker', { ...env, JOB_WORKERS: '1' });
-      processes.push(w2);
-      await waitRows(db.url, `id = '${id}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w2.name, 60_000, 'worker 2 solving');
+      const w2 = await cluster.spawn('worker');
+      await waitRows(url, `id = '${id}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w2.name, 60_000, 'worker 2 solving');
       expect(Date.now() - killed).to.be.below(60_000);
-      const [again] = await jobRows(db.url, `id = '${id}'`);
+      const [again] = await jobRows(url, `id = '${id}'`);
       expect(again).to.include({ run: 2, crashes: 1 });
       w2.kill('SIGKILL');
-      const [failed] = await waitRows(db.url, `id = '${id}'`, (r) => r[0]?.status !== 'solving', 60_000, 'the job ended after the second loss');
+      const [failed] = await waitRows(url, `id = '${id}'`, (r) => r[0]?.status !== 'solving', 60_000, 'the job ended after the second loss');
       expect(failed).to.include({ status: 'failed', run: 2, crashes: 2 });
       const status = await client.get(`/api/jobs/${id}`);
       expect(status.body.status).to.equal('failed');
@@ -179,53 +178,42 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       expect(result.status).to.equal(409);
       expect(result.body.type).to.match(/job-no-result$/);
       // A worker started later does not take it up.
-      const w3 = await startProcess('worker', { ...env, JOB_WORKERS: '1' });
-      processes.push(w3);
+      await cluster.spawn('worker');
       const small = await submit(client, exampleText);
-      await waitRows(db.url, `id = '${small}'`, (r) => r[0]?.status === 'completed', 60_000, 'a new job on worker 3');
-      const [still] = await jobRows(db.url, `id = '${id}'`);
+      await waitRows(url, `id = '${small}'`, (r) => r[0]?.status === 'completed', 60_000, 'a new job on worker 3');
+      const [still] = await jobRows(url, `id = '${id}'`);
       expect(still).to.include({ status: 'failed', run: 2 });
     });
   });
 
   describe('SIGTERM', () => {
-    let db: TestDatabase;
-    const processes: JobProcess[] = [];
-    after(async () => {
-      await stopAll(processes);
-      await releaseIfSet(db, (d) => d.drop());
-    });
+    const cluster = suiteCluster();
 
     it('a worker past its grace hands its job back (another completes it); within its grace it finishes the job, then exits 0', async () => {
-      db = await postgresDatabase();
-      const key = await issueKey(db.url, 'alice');
-      const env = { DATABASE_URL: db.url, ...JOBS_ENV };
-      const a1 = await startProcess('serve', { ...env, JOB_WORKERS: '0' });
-      processes.push(a1);
+      const { url, key } = await cluster.up();
+      const a1 = await cluster.spawn('serve');
       const client = api(a1.port, key);
-      const w1 = await startProcess('worker', { ...env, JOB_WORKERS: '1', JOB_SHUTDOWN_GRACE_SECONDS: '1' });
-      processes.push(w1);
+      const w1 = await cluster.spawn('worker', { JOB_SHUTDOWN_GRACE_SECONDS: '1' });
       const longId = await submit(client, longText, '?time_limit=4');
-      await waitRows(db.url, `id = '${longId}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w1.name, 60_000, 'worker 1 solving');
+      await waitRows(url, `id = '${longId}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w1.name, 60_000, 'worker 1 solving');
       w1.kill('SIGTERM');
       const exit1 = await w1.exited;
       expect(exit1.code, w1.out()).to.equal(0);
-      const [back] = await jobRows(db.url, `id = '${longId}'`);
+      const [back] = await jobRows(url, `id = '${longId}'`);
       expect(back).to.include({ status: 'queued', run: 1, crashes: 0 });
       expect(w1.out()).to.include('job handed back to the queue at shutdown');
-      const w2 = await startProcess('worker', { ...env, JOB_WORKERS: '1', JOB_SHUTDOWN_GRACE_SECONDS: '30' });
-      processes.push(w2);
-      const [done] = await waitRows(db.url, `id = '${longId}'`, (r) => r[0]?.status === 'completed', 60_000, 'the handed-back job completed by worker 2');
+      const w2 = await cluster.spawn('worker', { JOB_SHUTDOWN_GRACE_SECONDS: '30' });
+      const [done] = await waitRows(url, `id = '${longId}'`, (r) => r[0]?.status === 'completed', 60_000, 'the handed-back job completed by worker 2');
       expect(done).to.include({ run: 2, crashes: 0, worker: w2.name });
       const result = await client.get(`/api/jobs/${longId}/result`);
       expect(checkSchedule(long, result.body, { allowIncomplete: true })).to.deep.equal([]);
       // Within the grace: the job in hand finishes, on this worker, once.
       const shortId = await submit(client, longText, '?time_limit=2');
-      await waitRows(db.url, `id = '${shortId}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w2.name, 60_000, 'worker 2 solving');
+      await waitRows(url, `id = '${shortId}'`, (r) => r[0]?.status === 'solving' && r[0].worker === w2.name, 60_000, 'worker 2 solving');
       w2.kill('SIGTERM');
       const exit2 = await w2.exited;
       expect(exit2.code, w2.out()).to.equal(0);
-      const [finished] = await jobRows(db.url, `id = '${shortId}'`);
+      const [finished] = await jobRows(url, `id = '${shortId}'`);
       expect(finished).to.include({ status: 'completed', run: 1, worker: w2.name });
       const shortResult = await client.get(`/api/jobs/${shortId}/result`);
       expect(checkSchedule(long, shortResult.body, { allowIncomplete: true })).to.deep.equal([]);
@@ -233,31 +221,25 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
   });
 
   describe('a database outage (a TCP proxy between the processes and PostgreSQL)', () => {
-    let db: TestDatabase;
+    const cluster = suiteCluster();
     let proxy: PgProxy | undefined;
-    const processes: JobProcess[] = [];
     after(async () => {
-      await stopAll(processes);
       await proxy?.cut();
-      await releaseIfSet(db, (d) => d.drop());
     });
 
     it('POST /api/jobs answers 503 while it lasts; after it the workers resume and the jobs complete', async function () {
-      db = await postgresDatabase();
-      const key = await issueKey(db.url, 'alice');
-      const target = new URL(db.url);
+      const { url, key } = await cluster.up();
+      const target = new URL(url);
       proxy = new PgProxy({ host: target.hostname, port: Number(target.port || 5432) });
       await proxy.start();
-      const env = { DATABASE_URL: proxy.url(db.url), ...JOBS_ENV };
-      const a1 = await startProcess('serve', { ...env, JOB_WORKERS: '0' });
-      processes.push(a1);
-      const w1 = await startProcess('worker', { ...env, JOB_WORKERS: '1' });
-      processes.push(w1);
+      const viaProxy = proxy.url(url);
+      const a1 = await cluster.spawn('serve', {}, viaProxy);
+      const w1 = await cluster.spawn('worker', {}, viaProxy);
       const client = api(a1.port, key);
       // A job solving when the database goes away, and one queued behind it.
       const during = await submit(client, longText, '?time_limit=4');
       const behind = await submit(client, exampleText);
-      await waitRows(db.url, `id = '${during}'`, (r) => r[0]?.status === 'solving', 60_000, 'solving before the outage');
+      await waitRows(url, `id = '${during}'`, (r) => r[0]?.status === 'solving', 60_000, 'solving before the outage');
       await proxy.cut();
       for (let i = 0; i < 3; i++) {
         const res = await client.post('/api/jobs', exampleText).catch(async (e: unknown) => {
@@ -284,7 +266,7 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       expect(after, 'a submit accepted after the outage').to.be.a('string');
       await skipIfStoreCrash(this, [a1, w1]);
       const rows = await waitRows(
-        db.url,
+        url,
         `id in ('${during}', '${behind}', '${after}')`,
         (r) => r.length === 3 && r.every((x) => x.status === 'completed'),
         90_000,
@@ -302,19 +284,11 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
   });
 
   describe('cancel', () => {
-    let db: TestDatabase;
-    const processes: JobProcess[] = [];
-    after(async () => {
-      await stopAll(processes);
-      await releaseIfSet(db, (d) => d.drop());
-    });
+    const cluster = suiteCluster();
 
     it('DELETE on one API instance stops the job on a worker in another process within a second; the best schedule is kept', async () => {
-      db = await postgresDatabase();
-      const key = await issueKey(db.url, 'alice');
-      const env = { DATABASE_URL: db.url, ...JOBS_ENV };
-      const [a1, w1] = await Promise.all([startProcess('serve', { ...env, JOB_WORKERS: '0' }), startProcess('worker', { ...env, JOB_WORKERS: '1' })]);
-      processes.push(a1, w1);
+      const { url, key } = await cluster.up();
+      const [a1] = await Promise.all([cluster.spawn('serve'), cluster.spawn('worker')]);
       const client = api(a1.port, key);
       // A queued job cancelled never runs; a solving one stops.
       const id = await submit(client, longText, '?time_limit=30');
@@ -327,7 +301,7 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       const sent = Date.now();
       const del = await client.del(`/api/jobs/${id}`);
       expect(del.status).to.equal(202);
-      const [ended] = await waitRows(db.url, `id = '${id}'`, (r) => r[0]?.status !== 'solving', 10_000, 'cancelled');
+      const [ended] = await waitRows(url, `id = '${id}'`, (r) => r[0]?.status !== 'solving', 10_000, 'cancelled');
       const tookMs = new Date(ended!.finished_at!).getTime() - sent;
       expect(ended).to.include({ status: 'cancelled', run: 1 });
       console.log(`      cancel across processes: the job ended ${tookMs} ms after the DELETE was sent`);
@@ -339,13 +313,13 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       expect(checkSchedule(long, result.body, { allowIncomplete: true })).to.deep.equal([]);
       // A queued job cancelled is never run (the worker is busy with nothing; it must skip it).
       const blocker = await submit(client, longText, '?time_limit=3');
-      await waitRows(db.url, `id = '${blocker}'`, (r) => r[0]?.status === 'solving', 60_000, 'blocker solving');
+      await waitRows(url, `id = '${blocker}'`, (r) => r[0]?.status === 'solving', 60_000, 'blocker solving');
       const queued = await submit(client, exampleText);
       expect((await client.del(`/api/jobs/${queued}`)).status).to.equal(200);
-      await waitRows(db.url, `id = '${blocker}'`, (r) => r[0]?.status === 'completed', 60_000, 'blocker completed');
+      await waitRows(url, `id = '${blocker}'`, (r) => r[0]?.status === 'completed', 60_000, 'blocker completed');
       const next = await submit(client, exampleText);
-      await waitRows(db.url, `id = '${next}'`, (r) => r[0]?.status === 'completed', 60_000, 'next completed');
-      const [never] = await jobRows(db.url, `id = '${queued}'`);
+      await waitRows(url, `id = '${next}'`, (r) => r[0]?.status === 'completed', 60_000, 'next completed');
+      const [never] = await jobRows(url, `id = '${queued}'`);
       expect(never).to.include({ status: 'cancelled', run: 0, started_at: null });
     });
   });
