@@ -37,12 +37,11 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
   const scheduler = createScheduler({ workers: config.solverWorkers });
   await scheduler.ready();
   const preparer = workerPreparer({ limits: config.limits, threads: 1, queueMax: 1000 });
-  let jobs: Jobs | undefined;
   const metrics = createMetrics(
     () => scheduler.stats(),
-    () => jobs!.store.countByStatus(),
+    () => jobs.store.countByStatus(),
   );
-  jobs = new Jobs({ config, database: store.database, logger, schemas: loadSchemas(), secret, scheduler, preparer, metrics });
+  const jobs = new Jobs({ config, database: store.database, logger, schemas: loadSchemas(), secret, scheduler, preparer, metrics });
   await jobs.start();
   let server: Server | undefined;
   let port: number | undefined;
@@ -55,7 +54,7 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
         });
       } else if (req.method === 'GET' && req.url === '/healthz') {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ status: 'ok', busy: jobs!.runner?.busy ?? 0 }));
+        res.end(JSON.stringify({ status: 'ok', busy: jobs.runner?.busy ?? 0 }));
       } else {
         res.writeHead(404, { 'Content-Type': 'text/plain' });
         res.end('This worker serves GET /metrics and GET /healthz only.\n');
@@ -70,7 +69,13 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
   const stop = (graceS?: number): Promise<void> => {
     stopping ??= (async () => {
       await jobs.stop(graceS);
-      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      await new Promise<void>((resolve) => {
+        if (server) {
+          server.close(() => {
+            resolve();
+          });
+        } else resolve();
+      });
       await Promise.all([scheduler.close(), preparer.close()]);
       await store.close();
     })();
@@ -91,6 +96,10 @@ export async function runWorker(): Promise<void> {
       process.exit(0);
     });
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => {
+    stop('SIGTERM');
+  });
+  process.once('SIGINT', () => {
+    stop('SIGINT');
+  });
 }

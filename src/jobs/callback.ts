@@ -20,13 +20,19 @@ export function allowedUrl(url: string, allowed: readonly string[]): { ok: true;
   } catch {
     return { ok: false, why: 'is not an absolute URL; give one such as https://hooks.example.org/schedule-done' };
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { ok: false, why: `uses ${parsed.protocol.slice(0, 20)}; use an https:// (or http://) URL` };
-  if (parsed.username !== '' || parsed.password !== '') return { ok: false, why: 'carries a user name or password; put credentials in the receiver, not in the URL' };
-  if (allowed.length === 0) return { ok: false, why: 'cannot be used: this service calls no callback hosts (the operator lists them in WEBHOOK_ALLOWED_HOSTS)' };
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    return { ok: false, why: `uses ${parsed.protocol.slice(0, 20)}; use an https:// (or http://) URL` };
+  if (parsed.username !== '' || parsed.password !== '')
+    return { ok: false, why: 'carries a user name or password; put credentials in the receiver, not in the URL' };
+  if (allowed.length === 0)
+    return { ok: false, why: 'cannot be used: this service calls no callback hosts (the operator lists them in WEBHOOK_ALLOWED_HOSTS)' };
   const host = parsed.hostname.toLowerCase();
   const hostPort = parsed.port === '' ? host : `${host}:${parsed.port}`;
   if (!allowed.some((a) => a === host || a === hostPort)) {
-    return { ok: false, why: `names host '${hostPort.slice(0, 80)}', which is not among the hosts this service calls (WEBHOOK_ALLOWED_HOSTS: ${allowed.slice(0, 5).join(', ')})` };
+    return {
+      ok: false,
+      why: `names host '${hostPort.slice(0, 80)}', which is not among the hosts this service calls (WEBHOOK_ALLOWED_HOSTS: ${allowed.slice(0, 5).join(', ')})`,
+    };
   }
   return { ok: true, url: parsed };
 }

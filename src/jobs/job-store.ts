@@ -92,10 +92,15 @@ export class JobStore {
     const createdAt = iso(meta.now);
     return await this.db.transaction().execute(async (tx) => {
       if (this.store.dialect === 'postgres') await sql`select 1 from api_keys where user_id = ${userId} for update`.execute(tx);
-      else await tx.updateTable('api_keys').set({ quota: sql`quota` }).where('user_id', '=', userId).execute();
+      else
+        await tx
+          .updateTable('api_keys')
+          .set({ quota: sql`quota` })
+          .where('user_id', '=', userId)
+          .execute();
       const active = await tx
         .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('user_id', '=', userId)
         .where('status', 'in', ACTIVE_STATUSES)
         .executeTakeFirstOrThrow();
@@ -290,7 +295,11 @@ export class JobStore {
    * A run whose worker died: queued again (counted as a crash), or, past `maxCrashes` or when a
    * cancel was asked, ended. False when the run no longer holds the job.
    */
-  async giveUp(id: string, run: number, end: { requeue: true } | { requeue: false; status: 'failed' | 'cancelled'; error?: JobError; now: Date }): Promise<boolean> {
+  async giveUp(
+    id: string,
+    run: number,
+    end: { requeue: true } | { requeue: false; status: 'failed' | 'cancelled'; error?: JobError; now: Date },
+  ): Promise<boolean> {
     const set = end.requeue
       ? { status: 'queued', worker: null, heartbeat_at: null, progress: null, crashes: sql<number>`crashes + 1` }
       : {
@@ -314,7 +323,7 @@ export class JobStore {
   async countByStatus(): Promise<Record<JobStatus, number>> {
     const rows = await this.db
       .selectFrom('jobs')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('n')])
       .groupBy('status')
       .execute();
     const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;

@@ -54,9 +54,10 @@ export function localQueue(): JobQueue {
         });
       });
     },
-    close: async () => {
+    close: () => {
       stopped = true;
       queue?.kill();
+      return Promise.resolve();
     },
   };
 }

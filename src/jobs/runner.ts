@@ -178,7 +178,13 @@ export class JobRunner {
       progress = { ...progress, phase: 'solving', filled_slots: locked };
       pending = progress;
       const onProgress = (p: SolveProgress): void => {
-        progress = { phase: p.phase, elapsed_s: elapsed(), filled_slots: locked + p.filled, demanded_slots: claim.demandedSlots, bound: p.bound === undefined ? null : locked + p.bound };
+        progress = {
+          phase: p.phase,
+          elapsed_s: elapsed(),
+          filled_slots: locked + p.filled,
+          demanded_slots: claim.demandedSlots,
+          bound: p.bound === undefined ? null : locked + p.bound,
+        };
         pending = progress;
         void beat();
       };
@@ -187,12 +193,16 @@ export class JobRunner {
         { ...call, signal: running.abort.signal, onProgress },
         { schemas: this.deps.schemas, limits: this.deps.config.limits, scheduler: this.deps.scheduler },
       );
-      if (running.reason !== 'lost' && running.reason !== 'shutdown') end = { status: running.reason === 'cancel' ? 'cancelled' : 'completed', result: answer.json };
+      if (running.reason !== 'lost' && running.reason !== 'shutdown')
+        end = { status: running.reason === 'cancel' ? 'cancelled' : 'completed', result: answer.json };
     } catch (err) {
       if (err instanceof ProblemError) end = { status: 'failed', error: { code: err.type.slug, message: err.detail } };
       else {
         log.error({ err }, 'job failed');
-        end = { status: 'failed', error: { code: 'internal', message: `The solve stopped on an unexpected error (${(err as Error).message.slice(0, 200)}); the job was not retried.` } };
+        end = {
+          status: 'failed',
+          error: { code: 'internal', message: `The solve stopped on an unexpected error (${(err as Error).message.slice(0, 200)}); the job was not retried.` },
+        };
       }
     } finally {
       clearInterval(heartbeat);
@@ -214,7 +224,11 @@ export class JobRunner {
     if (await this.finish(jobId, claim.run, { ...end!, progress: finalProgress }, log)) {
       log.info({ status: end!.status, elapsed_s: finalProgress.elapsed_s, filled_slots: finalProgress.filled_slots }, 'job ended');
       if (claim.callbackUrl !== null) {
-        void sendCallback(claim.callbackUrl, { id: jobId, status: end!.status }, { secret: this.deps.secret, allowed: this.deps.config.jobs.webhookAllowedHosts, logger: log });
+        void sendCallback(
+          claim.callbackUrl,
+          { id: jobId, status: end!.status },
+          { secret: this.deps.secret, allowed: this.deps.config.jobs.webhookAllowedHosts, logger: log },
+        );
       }
     }
   }
@@ -226,7 +240,12 @@ export class JobRunner {
   }
 
   /** Writes the end, retrying while the database is away; false when the run lost the job. */
-  private async finish(jobId: string, run: number, end: Parameters<JobStore['finish']>[2] extends infer E ? Omit<E, 'now'> : never, log: Logger): Promise<boolean> {
+  private async finish(
+    jobId: string,
+    run: number,
+    end: Parameters<JobStore['finish']>[2] extends infer E ? Omit<E, 'now'> : never,
+    log: Logger,
+  ): Promise<boolean> {
     const until = Date.now() + FINISH_RETRY_MS;
     for (let wait = 500; ; wait = Math.min(wait * 2, 5000)) {
       try {

@@ -413,7 +413,7 @@ describe('jobs on SQLite (in-process queue)', function () {
       expect(unknown.status).to.be.oneOf([400, 404]);
     });
 
-    it('DELETE on a solving job stops it within a second; its best schedule is readable and passes the checker', async () => {
+    it('DELETE on a solving job stops it (bounded at 3 s: see the engine note) and keeps its best schedule, which passes the checker', async () => {
       const request = curtois(13);
       const job = await submit(t, key, request, '?time_limit=30');
       // Once the solver has a schedule (progress names the phase that found it).

@@ -85,23 +85,27 @@ function demandedSlots(prepared: PreparedProblem): number {
 }
 
 export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
-  const store = (ctx: Context): <T>(call: () => Promise<T>) => Promise<T> => {
+  const store = (ctx: Context): (<T>(call: () => Promise<T>) => Promise<T>) => {
     return (call) => fromStore({ logger: deps.logger }, ctx.state.requestId, call);
   };
   const userOf = (ctx: Context): string => (ctx.state.user as KeyRecord).userId;
   const notFound = (id: string): ProblemError =>
-    new ProblemError('not-found', `No job '${clip(id, 40)}' of this key's user exists: it may have another owner, or be older than the retention period and deleted.`);
+    new ProblemError(
+      'not-found',
+      `No job '${clip(id, 40)}' of this key's user exists: it may have another owner, or be older than the retention period and deleted.`,
+    );
   const load = async (ctx: Context): Promise<JobSummary> => {
-    const id = String(ctx.params.id);
+    const id = (ctx.params as { id: string }).id;
     const job = await store(ctx)(() => deps.jobs.store.get(id, userOf(ctx)));
     if (!job) throw notFound(id);
     return job;
   };
 
   router.post('/api/jobs', async (ctx) => {
-    const { callback_url: callbackRaw, ...query } = ctx.query as RawOptions;
+    const { callback_url: callbackRaw, ...query }: RawOptions = ctx.query;
     const callbackUrl = typeof callbackRaw === 'string' ? callbackRaw : undefined;
-    if (Array.isArray(callbackRaw)) throw invalidQuery([{ code: 'repeated_parameter', message: `query parameter callback_url is given ${callbackRaw.length} times; give it once.` }]);
+    if (Array.isArray(callbackRaw))
+      throw invalidQuery([{ code: 'repeated_parameter', message: `query parameter callback_url is given ${callbackRaw.length} times; give it once.` }]);
     const call = jobCall(query as Record<string, string>, deps.config, deps.schemas);
     if (callbackUrl !== undefined) {
       const checked = allowedUrl(callbackUrl, deps.config.jobs.webhookAllowedHosts);
@@ -110,7 +114,13 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
     let input: JobInput;
     if (ctx.is('multipart/form-data')) {
       const upload = await readCsvUpload(ctx, deps.config.limits.maxCsvFileBytes);
-      input = { kind: 'csv', volunteers: upload.volunteers, shifts: upload.shifts, fields: { timezone: upload.zone, ...upload.ruleFields }, options: query as Record<string, string> };
+      input = {
+        kind: 'csv',
+        volunteers: upload.volunteers,
+        shifts: upload.shifts,
+        fields: { timezone: upload.zone, ...upload.ruleFields },
+        options: query as Record<string, string>,
+      };
     } else {
       await jsonBody(deps.config.limits.maxJsonBodyBytes)(ctx, async () => {});
       input = { kind: 'json', body: ctx.state.body!, options: query as Record<string, string> };
@@ -147,11 +157,13 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
   });
 
   router.get('/api/jobs', async (ctx) => {
-    const raw = ctx.query as RawOptions;
+    const raw: RawOptions = ctx.query;
     const errors: Array<{ code: string; message: string }> = [];
     for (const name of Object.keys(raw)) {
-      if (name !== 'status' && name !== 'limit') errors.push({ code: 'unknown_parameter', message: `query parameter ${clip(name)} is not known; GET /api/jobs takes status and limit.` });
-      else if (Array.isArray(raw[name])) errors.push({ code: 'repeated_parameter', message: `query parameter ${name} is given ${raw[name].length} times; give it once.` });
+      if (name !== 'status' && name !== 'limit')
+        errors.push({ code: 'unknown_parameter', message: `query parameter ${clip(name)} is not known; GET /api/jobs takes status and limit.` });
+      else if (Array.isArray(raw[name]))
+        errors.push({ code: 'repeated_parameter', message: `query parameter ${name} is given ${raw[name].length} times; give it once.` });
     }
     const status = single(raw, 'status');
     if (status !== undefined && !(JOB_STATUSES as readonly string[]).includes(status)) {
@@ -160,7 +172,10 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
     const limitText = single(raw, 'limit');
     const limit = limitText === undefined ? LIST_DEFAULT : Number(limitText);
     if (limitText !== undefined && (!/^\d+$/.test(limitText) || limit < 1 || limit > LIST_MAX)) {
-      errors.push({ code: 'invalid_parameter', message: `query parameter limit is '${clip(limitText)}'; use a whole number from 1 to ${LIST_MAX}, such as limit=${LIST_DEFAULT}.` });
+      errors.push({
+        code: 'invalid_parameter',
+        message: `query parameter limit is '${clip(limitText)}'; use a whole number from 1 to ${LIST_MAX}, such as limit=${LIST_DEFAULT}.`,
+      });
     }
     if (errors.length > 0) throw invalidQuery(errors);
     const jobs = await store(ctx)(() => deps.jobs.store.list(userOf(ctx), limit, status as JobStatus | undefined));
@@ -172,22 +187,34 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
   });
 
   router.get('/api/jobs/:id/result', async (ctx) => {
-    const raw = ctx.query as RawOptions;
+    const raw: RawOptions = ctx.query;
     const unknown = Object.keys(raw).filter((k) => k !== 'timezone' && k !== 'volunteer_id');
     if (unknown.length > 0) {
-      throw invalidQuery(unknown.map((k) => ({ code: 'unknown_parameter', message: `query parameter ${clip(k)} is not known; a job's result takes timezone and volunteer_id (for the CSV and iCalendar exports).` })));
+      throw invalidQuery(
+        unknown.map((k) => ({
+          code: 'unknown_parameter',
+          message: `query parameter ${clip(k)} is not known; a job's result takes timezone and volunteer_id (for the CSV and iCalendar exports).`,
+        })),
+      );
     }
     const options = parseScheduleOptions(raw, deps.config, deps.schemas);
     const format = negotiate(ctx);
     const job = await load(ctx);
     if (!isFinal(job.status)) {
-      throw new ProblemError('job-not-finished', `Job ${job.id} is ${job.status}; its result is ready when the status is completed (GET ${`/api/jobs/${job.id}`} or its events stream say when).`, {
-        headers: { 'Retry-After': '2' },
-      });
+      throw new ProblemError(
+        'job-not-finished',
+        `Job ${job.id} is ${job.status}; its result is ready when the status is completed (GET /api/jobs/${job.id} or its events stream say when).`,
+        {
+          headers: { 'Retry-After': '2' },
+        },
+      );
     }
     const json = await store(ctx)(() => deps.jobs.store.result(job.id, userOf(ctx)));
     if (json === null || json === undefined) {
-      const why = job.status === 'failed' ? `it failed: ${(JSON.parse(job.error ?? '{}') as { message?: string }).message ?? 'see its error'}` : 'it was cancelled before a worker started it';
+      const why =
+        job.status === 'failed'
+          ? `it failed: ${(JSON.parse(job.error ?? '{}') as { message?: string }).message ?? 'see its error'}`
+          : 'it was cancelled before a worker started it';
       throw new ProblemError('job-no-result', `Job ${job.id} has no schedule: ${why}`);
     }
     if (format === 'json') {
@@ -246,7 +273,7 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
     ctx.req.socket.once('close', finish);
     stream.write('retry: 2000\n\n');
     send(job);
-    if (done) return;
+    if (isFinal(job.status)) return;
     unwatch = deps.jobs.watcher.watch(job.id, (current) => {
       if (current) send(current);
       else finish();
