@@ -73,11 +73,11 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
     stopping ??= (async () => {
       await jobs.stop(graceS);
       await new Promise<void>((resolve) => {
-        if (server)
+        if (server) {
           server.close(() => {
             resolve();
           });
-        else resolve();
+        } else resolve();
       });
       await Promise.all([scheduler.close(), preparer.close()]);
       await store.close();

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package-root.js';
-import { testJobsApp } from '../helpers/app.js';
+import { releaseIfSet, testJobsApp } from '../helpers/app.js';
 
 const example = readFileSync(join(packageRoot, 'examples', 'request.json'));
 
@@ -26,7 +26,7 @@ describe('jobs API (SQLite, in-process queue)', function () {
     t = await testJobsApp();
   });
   after(async () => {
-    await t.close();
+    await releaseIfSet(t, (x) => x.close());
   });
 
   it('solves a JSON job to the same bytes as POST /api/schedule', async () => {

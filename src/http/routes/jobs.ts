@@ -96,14 +96,14 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
       `No job '${clip(id, 40)}' of this key's user exists: it may have another owner, or be older than the retention period and deleted.`,
     );
   const load = async (ctx: Context): Promise<JobSummary> => {
-    const id = String((ctx.params as Record<string, string>).id);
+    const id = (ctx.params as { id: string }).id;
     const job = await store(ctx)(() => deps.jobs.store.get(id, userOf(ctx)));
     if (!job) throw notFound(id);
     return job;
   };
 
   router.post('/api/jobs', async (ctx) => {
-    const { callback_url: callbackRaw, ...query } = ctx.query;
+    const { callback_url: callbackRaw, ...query }: RawOptions = ctx.query;
     const callbackUrl = typeof callbackRaw === 'string' ? callbackRaw : undefined;
     if (Array.isArray(callbackRaw))
       throw invalidQuery([{ code: 'repeated_parameter', message: `query parameter callback_url is given ${callbackRaw.length} times; give it once.` }]);
