@@ -172,7 +172,7 @@ export const settings: readonly Setting[] = [
     name: 'JOB_STALE_SECONDS',
     default: '15',
     description:
-      "Seconds without a heartbeat (workers send one each second) after which a solving job's worker is taken for dead and the job is queued again (once; a second loss fails it).",
+      "Seconds without a heartbeat (workers send two a second) after which a solving job's worker is taken for dead and the job is queued again (once; a second loss fails it).",
   },
   {
     name: 'JOB_SHUTDOWN_GRACE_SECONDS',

@@ -34,6 +34,12 @@ export function openDatabase(url: string): StoreDatabase {
   // listener it would crash the process. The pool replaces it; the next query that cannot
   // connect fails and is answered as such.
   pool.on('error', () => {});
+  // A connection lost while checked out (a query under way when the server goes away) also
+  // emits 'error' on the client: without a listener that would crash the process. The query
+  // fails and is answered as such (503 on the API; workers retry).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -2,6 +2,7 @@
 // reach a state, reading a server-sent event stream over real HTTP, and the request a result
 // is checked against.
 import { readFileSync } from 'node:fs';
+import { festival } from '../../bench/generate.js';
 import { join } from 'node:path';
 import { formatKey } from '../../src/auth/api-keys.js';
 import { packageRoot } from '../../src/package-root.js';
@@ -107,9 +108,12 @@ export async function readEvents(
 
 export const exampleFile = (name: string): Buffer => readFileSync(join(packageRoot, 'examples', name));
 
-/** A Curtois instance from the shared benchmarks (a solve that takes long enough to cancel). */
-export function curtois(n: number): Json {
-  return JSON.parse(readFileSync(`/work/shared/benchmarks/curtois/instance${n}.json`, 'utf8')) as Json;
+/**
+ * A request whose solve runs to its time limit, to cancel or kill a worker mid-solve: a
+ * generated festival (bench/generate.ts, so a fresh clone has it) with demand far above supply.
+ */
+export function longRequest(): Json {
+  return festival({ seed: 5, volunteers: 150, shifts: 400, days: 3, groups: 4, demand: 1, caps: [8, 10, 12, 16] });
 }
 
 /** The p-th percentile (0-100) of numbers, nearest rank. */

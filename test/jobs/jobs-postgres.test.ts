@@ -11,12 +11,12 @@ import { packageRoot } from '../../src/package-root.js';
 import { releaseIfSet } from '../helpers/app.js';
 import { postgresDatabase, requirePostgres, type TestDatabase } from '../helpers/databases.js';
 import { api, issueKey, jobRows, PgProxy, startProcess, waitRows, type Api, type JobProcess } from '../helpers/job-processes.js';
-import { curtois, sleep, type Json } from '../helpers/jobs.js';
+import { longRequest, sleep, type Json } from '../helpers/jobs.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 
 const exampleText = readFileSync(join(packageRoot, 'examples', 'request.json'), 'utf8');
 const example = JSON.parse(exampleText) as Json;
-const long = curtois(13);
+const long = longRequest();
 const longText = JSON.stringify(long);
 
 const JOBS_ENV = { JOB_STALE_SECONDS: '3', MAX_ACTIVE_JOBS_PER_USER: '1000' };
@@ -28,19 +28,14 @@ async function stopAll(processes: JobProcess[]): Promise<void> {
 }
 
 /**
- * A known fault outside the jobs code: the store's PostgreSQL pool (src/store/database.ts) has no
- * 'error' listener on a connection while it is checked out, so a connection cut during a query
- * crashes the process with an unhandled 'error' event. Until that is fixed, a run that hits it
- * is shown as pending with the reason, not passed.
+ * No process may die of the outage: a connection cut during a query must fail that query, not
+ * crash the process with an unhandled 'error' event (src/store/database.ts listens on every
+ * connection the pool hands out).
  */
-async function skipIfStoreCrash(context: Mocha.Context, processes: JobProcess[]): Promise<void> {
+async function expectNoCrash(processes: JobProcess[]): Promise<void> {
   await sleep(200);
-  const crashed = processes.filter((p) => p.child.exitCode !== null && p.out().includes("Unhandled 'error' event"));
-  if (crashed.length === 0) return;
-  console.warn(
-    `      [known fault] ${crashed.map((p) => p.kind).join(' and ')} crashed on an unhandled pg 'error' event during the outage (src/store/database.ts: no error listener on checked-out connections)`,
-  );
-  context.skip();
+  const crashed = processes.filter((p) => p.child.exitCode !== null);
+  expect(crashed.map((p) => `${p.kind}: ${p.out().slice(-300)}`)).to.deep.equal([]);
 }
 
 /**
@@ -243,7 +238,7 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       await proxy.cut();
       for (let i = 0; i < 3; i++) {
         const res = await client.post('/api/jobs', exampleText).catch(async (e: unknown) => {
-          await skipIfStoreCrash(this, [a1, w1]);
+          await expectNoCrash([a1, w1]);
           throw new Error(`${String(e)}; the API process printed: ${a1.out().slice(-3000)}`);
         });
         expect(res.status, res.text).to.equal(503);
@@ -264,7 +259,7 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
         }
       }
       expect(after, 'a submit accepted after the outage').to.be.a('string');
-      await skipIfStoreCrash(this, [a1, w1]);
+      await expectNoCrash([a1, w1]);
       const rows = await waitRows(
         url,
         `id in ('${during}', '${behind}', '${after}')`,
@@ -305,9 +300,10 @@ describe('jobs on PostgreSQL with real processes [postgres]', function () {
       const tookMs = new Date(ended!.finished_at!).getTime() - sent;
       expect(ended).to.include({ status: 'cancelled', run: 1 });
       console.log(`      cancel across processes: the job ended ${tookMs} ms after the DELETE was sent`);
-      // The flag reaches the worker at its next heartbeat (each second); the engine's own stop
-      // then takes 0.7-2 s on this instance (see the SQLite cancel test).
-      expect(tookMs).to.be.below(4000);
+      // The flag reaches the worker at its next heartbeat (twice a second); the engine then stops
+      // within the pool's 200 ms grace and answers with the schedule it had. The contract's second,
+      // with room for a loaded machine (the figure is printed above).
+      expect(tookMs).to.be.below(1500);
       const result = await client.get(`/api/jobs/${id}/result`);
       expect(result.status).to.equal(200);
       expect(checkSchedule(long, result.body, { allowIncomplete: true })).to.deep.equal([]);
