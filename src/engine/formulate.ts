@@ -13,6 +13,9 @@
 // mutually conflicting shifts: overlap or rest), day_v<i>_d<n> (shifts starting on day n),
 // staff_s<j> (full only when every slot is filled), fair_v<i> (hours = sum of pieces), cover_fix
 // (one per priority class: cover_fix_p<n> when there are several) and staff_fix.
+// The volunteers' wishes (soft-goals.ts) add, only where some pair or volunteer has them:
+// short_v<i> (continuous: hours short of min_hours) with its row min_v<i>, and the hold rows
+// avoid_fix, short_fix and pref_fix. Without wishes the model is exactly the one before them.
 import { dailyRows } from '../rules/daily.js';
 import { headcountRows } from '../rules/groups.js';
 import { hoursRows } from '../rules/hours.js';
@@ -21,6 +24,7 @@ import type { RowContext } from '../rules/rows.js';
 import { spacingRows } from '../rules/spacing.js';
 import { rowContext, type Prepared } from './candidates.js';
 import { MipModel, type Objective } from './mip-model.js';
+import { softGoals, type SoftGoals } from './soft-goals.js';
 
 export interface Formulation {
   model: MipModel;
@@ -43,6 +47,21 @@ export interface Formulation {
   staffFixRow: number;
   staffing: Objective;
   fairness: Objective;
+  /** The levels of wishes the subproblem has (objective levels 4 to 6): each its objective and hold row. */
+  wishes: Wishes;
+}
+
+export interface WishLevel {
+  objective: Objective;
+  fixRow: number;
+}
+
+export interface Wishes {
+  goals: SoftGoals;
+  avoided?: WishLevel;
+  /** `cols`: short_v per volunteer (-1 where the volunteer wants no more hours or has no candidate). */
+  short?: WishLevel & { cols: Int32Array };
+  preferred?: WishLevel;
 }
 
 const MAX_PIECES = 64;
@@ -111,6 +130,8 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   const ruleRows = m.numRows;
   const fullCol = addStaffingRows(b);
   const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
+  const goals = softGoals(p);
+  const shortCols = goals.uses.short ? addShortfallRows(b, goals) : undefined;
   const fullCols = [...fullCol].filter((c) => c >= 0);
   const coverFixRows = p.classes.map((priority, k) =>
     addSumRow(
@@ -120,6 +141,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     ),
   );
   const staffFixRow = addSumRow(m, 'staff_fix', fullCols);
+  const wishes = addWishLevels(b, goals, shortCols);
   const { coverage, ...rest } = objectives(b, fullCols, fairCosts, step);
   let cover: Formulation['cover'];
   if (p.classes.length > 1 || sub.groups.length > 1) {
@@ -138,6 +160,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     fullCol,
     pieces,
     staffFixRow,
+    wishes,
     coverage: p.classes.map((priority, k) => ({ priority, objective: coverage[k]!, fixRow: coverFixRows[k]! })),
     ...rest,
   };
@@ -225,6 +248,47 @@ function addFairnessPieces(
   return { pieces, fairCosts, step };
 }
 
+/**
+ * min_hours: short_v >= what the volunteer still wants minus the hours of their new assignments.
+ * Minimizing the sum of short_v gives the sum of max(0, wanted - hours); later levels may leave
+ * slack in a short_v, never below the true shortfall, so the held sum still bounds the truth.
+ */
+function addShortfallRows({ p, m, vName }: Build, goals: SoftGoals): Int32Array {
+  const cols = new Int32Array(p.sub.volunteers.length).fill(-1);
+  p.sub.volunteers.forEach((_, vi) => {
+    const wanted = goals.wanted[vi]!;
+    const pairs = p.byVolunteer[vi]!;
+    if (!(wanted > 0) || pairs.length === 0) return;
+    const col = m.addCol(`short_${vName(vi)}`, 0, wanted, false);
+    cols[vi] = col;
+    m.addRow(
+      `min_${vName(vi)}`,
+      wanted,
+      Infinity,
+      [col, ...pairs],
+      [1, ...pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours)],
+    );
+  });
+  return cols;
+}
+
+/** The wishes' objectives and hold rows, for the levels the subproblem has. */
+function addWishLevels({ p, m }: Build, goals: SoftGoals, shortCols: Int32Array | undefined): Wishes {
+  const numPairs = p.candShift.length;
+  const pairsWhere = (flags: Uint8Array): number[] => Array.from({ length: numPairs }, (_, i) => i).filter((pair) => flags[pair] === 1);
+  const level = (name: string, sense: Objective['sense'], cols: number[]): WishLevel => {
+    const fixRow = addSumRow(m, name, cols);
+    const costs = new Float64Array(m.numCols);
+    for (const c of cols) costs[c] = 1;
+    return { objective: { sense, costs }, fixRow };
+  };
+  const wishes: Wishes = { goals };
+  if (goals.uses.avoided) wishes.avoided = level('avoid_fix', 'min', pairsWhere(goals.avoided));
+  if (shortCols) wishes.short = { ...level('short_fix', 'min', [...shortCols].filter((c) => c >= 0)), cols: shortCols };
+  if (goals.uses.preferred) wishes.preferred = level('pref_fix', 'max', pairsWhere(goals.preferred));
+  return wishes;
+}
+
 /** 0, step, 2 step, ... up to fineTop, then doubling widths, until `top` is covered. */
 function breakpointsUpTo(top: number, step: number, fineTop: number): number[] {
   const breakpoints = [0];
@@ -289,6 +353,8 @@ export function columnValues(f: Formulation, p: Prepared, x: ArrayLike<number>):
       left -= values[col];
     });
   });
+  const short = f.wishes.short;
+  if (short) short.cols.forEach((col, v) => col >= 0 && (values[col] = Math.max(0, f.wishes.goals.wanted[v]! - (hours[v]! - p.lockedHours[v]!))));
   return values;
 }
 

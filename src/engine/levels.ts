@@ -1,18 +1,35 @@
 // The objective levels of a subproblem's MIP, in the contract's order (coverage, then staffing,
-// then fairness), and the one runner that solves each the same way: bound it with its LP
+// then the wishes: avoided shifts, hours short of min_hours, preferred shifts; then fairness;
+// level 3, previous assignments, is not built yet and slots in after staffing), and the one runner that solves each the same way: bound it with its LP
 // relaxation, run the MIP from the best schedule so far unless the bound already proves that
 // schedule, accept a better schedule, then hold the level's value while later levels run. A new
 // level is one more entry in LEVELS: its objective, the row that holds it, its value and bound.
 import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
-import { columnValues, fairnessObjective, type Formulation } from './formulate.js';
+import { columnValues, fairnessObjective, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness } from './local-search.js';
 import type { Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
+import { avoidedCount, moveKeepsWishes, preferredBound, preferredCount, SHORT_EPS, shortfall, shortfallBound } from './soft-goals.js';
 
-export type PhaseName = 'greedy' | 'augment' | 'coverage_lp' | 'coverage' | 'staffing_lp' | 'staffing' | 'balance' | 'fairness_lp' | 'fairness';
+export type PhaseName =
+  | 'greedy'
+  | 'augment'
+  | 'coverage_lp'
+  | 'coverage'
+  | 'staffing_lp'
+  | 'staffing'
+  | 'avoided_lp'
+  | 'avoided'
+  | 'short_lp'
+  | 'short'
+  | 'preferred_lp'
+  | 'preferred'
+  | 'balance'
+  | 'fairness_lp'
+  | 'fairness';
 
 /** A phase's outcome in diagnostics: a solver's status, or why the phase did not run to the end. */
 export type PhaseDiagnosticsStatus = PhaseStatus | 'skipped' | 'cancelled';
@@ -80,6 +97,8 @@ export interface ObjectiveLevel {
   objective(f: Formulation): Objective;
   /** The row that holds this level's value while later levels run (none for the last level). */
   holdRow?(f: Formulation): number;
+  /** Slack on the held value, for a level of real values (hours) summed in floating point. */
+  holdTolerance?: number;
   /** For a coverage level: its hold row in the coverage model (Formulation.cover), where this level runs when there is one. */
   coverHoldRow?(f: Formulation): number;
   /**
@@ -200,6 +219,56 @@ export const staffingLevel: ObjectiveLevel = {
   skipNote: 'the LP relaxation did not finish in time',
 };
 
+/** Integer objectives to minimize: a bound is rounded up, and the value reaching it proves it. */
+const minimizeCount = {
+  tighten: (bound: number, reported: number): number => Math.max(bound, Math.ceil(reported - INTEGER_TOL)),
+  proven: (value: number, bound: number): boolean => value <= bound,
+  mipRequest: (bound: number) => ({ absGap: 0.999, relGap: 0, stopAt: bound }),
+};
+
+/** What the three levels of wishes share: each solved to proof within its share of the time. */
+const wishLevel = (wish: (w: Wishes) => WishLevel | undefined) => ({
+  refines: true,
+  mipShare: MIP_SHARES.wishes,
+  objective: (f: Formulation) => wish(f.wishes)!.objective,
+  holdRow: (f: Formulation) => wish(f.wishes)!.fixRow,
+  boundFromMip: true,
+  skipNote: 'the LP relaxation did not finish in time',
+});
+
+/** Level 4: the fewest new assignments to shifts their volunteer asked to avoid. */
+export const avoidedLevel: ObjectiveLevel = {
+  ...minimizeCount,
+  ...wishLevel((w) => w.avoided),
+  lpPhase: 'avoided_lp',
+  mipPhase: 'avoided',
+  value: (s, v) => avoidedCount(s.f.wishes.goals, v),
+  initialBound: () => 0,
+};
+
+/** Level 5: the least total of hours short of min_hours (a real number: hours on the shifts' grid). */
+export const shortLevel: ObjectiveLevel = {
+  ...wishLevel((w) => w.short),
+  lpPhase: 'short_lp',
+  mipPhase: 'short',
+  holdTolerance: SHORT_EPS,
+  value: (s, v) => shortfall(s.p, s.f.wishes.goals, v),
+  initialBound: (s) => shortfallBound(s.p, s.f.wishes.goals),
+  tighten: (bound, reported) => Math.max(bound, reported),
+  proven: (value, bound) => value <= bound + SHORT_EPS,
+  mipRequest: (bound) => ({ absGap: SHORT_EPS, relGap: 0, stopAt: bound }),
+};
+
+/** Level 6: the most new assignments to shifts their volunteer asked for. */
+export const preferredLevel: ObjectiveLevel = {
+  ...maximizeCount,
+  ...wishLevel((w) => w.preferred),
+  lpPhase: 'preferred_lp',
+  mipPhase: 'preferred',
+  value: (s, v) => preferredCount(s.f.wishes.goals, v),
+  initialBound: (s) => preferredBound(s.p, s.f.wishes.goals),
+};
+
 export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
@@ -216,7 +285,9 @@ export const fairnessLevel: ObjectiveLevel = {
   // Local search first: transfers and swaps often land within the gap, and give the MIP its start.
   before(s, bound) {
     const t = s.budget.now();
-    const balanced = improveFairness(s.p, s.x, s.budget);
+    const goals = s.f.wishes.goals;
+    const keep = s.f.wishes.avoided || s.f.wishes.short || s.f.wishes.preferred ? { goals, moveKeepsWishes } : undefined;
+    const balanced = improveFairness(s.p, s.x, s.budget, keep);
     const balancedValues = columnValues(s.f, s.p, balanced);
     if (fairnessObjective(s.f, balancedValues) < fairnessObjective(s.f, s.values) - REAL_TOL) {
       s.x = balanced;
@@ -228,9 +299,14 @@ export const fairnessLevel: ObjectiveLevel = {
   },
 };
 
-/** The levels in the contract's order: each is solved with the ones before it held. */
-export function levelsFor(classes: readonly number[]): ObjectiveLevel[] {
-  return [...coverageLevels(classes), staffingLevel, fairnessLevel];
+/**
+ * The levels in the contract's order: each is solved with the ones before it held. A level of
+ * wishes is there only when the subproblem has that wish (levels nobody uses cost nothing);
+ * level 3 (previous assignments) will go between staffing and the wishes.
+ */
+export function levelsFor(classes: readonly number[], wishes?: Wishes): ObjectiveLevel[] {
+  const wished = [wishes?.avoided && avoidedLevel, wishes?.short && shortLevel, wishes?.preferred && preferredLevel].filter((l) => l !== undefined);
+  return [...coverageLevels(classes), staffingLevel, ...wished, fairnessLevel];
 }
 
 /**
@@ -277,11 +353,11 @@ export function note(
 }
 
 const improves = (sense: Objective['sense'], a: number, b: number): boolean => (sense === 'max' ? a > b + REAL_TOL : a < b - REAL_TOL);
-const reaches = (sense: Objective['sense'], a: number, target: number): boolean => (sense === 'max' ? a >= target - REAL_TOL : a <= target + REAL_TOL);
+const reaches = (sense: Objective['sense'], a: number, target: number, tol = REAL_TOL): boolean => (sense === 'max' ? a >= target - tol : a <= target + tol);
 
 /** Runs the levels in order on one solver session; true when every level is proven. */
 export function runLevels(s: LevelState, backend: SolverBackend): boolean {
-  const order = levelsFor(s.p.classes);
+  const order = levelsFor(s.p.classes, s.f.wishes);
   const levels = new LevelRunner(s, backend, order);
   try {
     let proven = true;
@@ -400,8 +476,8 @@ class LevelRunner {
       else if (sparse) {
         bounds.set(row, [-Infinity, Infinity]);
         for (const [r, b] of sparse) bounds.set(r, b);
-      } else if (level.objective(s.f).sense === 'max') bounds.set(row, [level.value(s, s.values), Infinity]);
-      else bounds.set(row, [-Infinity, level.value(s, s.values)]);
+      } else if (level.objective(s.f).sense === 'max') bounds.set(row, [level.value(s, s.values) - (level.holdTolerance ?? 0), Infinity]);
+      else bounds.set(row, [-Infinity, level.value(s, s.values) + (level.holdTolerance ?? 0)]);
     }
     return bounds;
   }
@@ -413,7 +489,7 @@ class LevelRunner {
     if (!v || outcome.status === 'infeasible' || outcome.status === 'error') return false;
     const candidate = v.subarray(0, s.f.numPairs);
     if (checkAssignment(s.p, candidate) !== undefined) return false;
-    const keeps = held.every((h) => reaches(h.objective(s.f).sense, h.value(s, v), h.value(s, s.values)));
+    const keeps = held.every((h) => reaches(h.objective(s.f).sense, h.value(s, v), h.value(s, s.values), h.holdTolerance));
     if (!keeps || !improves(level.objective(s.f).sense, level.value(s, v), level.value(s, s.values))) return false;
     s.x = greedyFill(s.p, Uint8Array.from(candidate));
     s.values = columnValues(s.f, s.p, s.x);

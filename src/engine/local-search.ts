@@ -9,6 +9,7 @@ import type { Roster } from '../rules/roster.js';
 import type { Budget } from './budget.js';
 import { placementOf, type Prepared } from './candidates.js';
 import { rosterOf } from './greedy.js';
+import type { SoftGoals, moveKeepsWishes } from './soft-goals.js';
 import type { SubShift } from './subproblem.js';
 
 /** Hours are compared with the hours rule's tolerance. */
@@ -173,13 +174,22 @@ function augment(st: LocalState, s: number, depth: number, visited: Visited, bud
   return false;
 }
 
+/** The wishes a move must keep (after their levels ran), and the test that says whether it does. */
+export interface KeepWishes {
+  goals: SoftGoals;
+  moveKeepsWishes: typeof moveKeepsWishes;
+}
+
 /**
  * Evens out hours without changing how many slots each shift has: transfers (a shift moves
  * from a busier to a less busy volunteer) and swaps (two volunteers exchange shifts of
- * different lengths), each strictly lowering the sum of squared hours.
+ * different lengths), each strictly lowering the sum of squared hours. With `keep`, a move is
+ * made only when no wish ends less well met (fewer avoided, less short, more preferred).
  */
-export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxPasses = 50): Uint8Array {
+export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep?: KeepWishes, maxPasses = 50): Uint8Array {
   const st = new LocalState(p, x);
+  const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
+  const keeps = (out: number[], into: number[]): boolean => !keep || keep.moveKeepsWishes(p, keep.goals, out, into, newLoad);
   const nS = p.sub.shifts.length;
   // Pair of (volunteer, shift), or -1: an O(1) lookup for swaps.
   const pairOf = new Map<number, number>();
@@ -200,7 +210,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
         for (const to of pairs) {
           const b = p.candVolunteer[to]!;
           if (b === a || st.x[to] || !(st.load(b) < bestLoad)) continue;
-          if (!st.canTake(to)) continue;
+          if (!st.canTake(to) || !keeps([from], [to])) continue;
           best = to;
           bestLoad = st.load(b);
         }
@@ -232,7 +242,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
             const aPairForS2 = pairOf.get(a * nS + s2);
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
             // Each can hold their new shift once they give up the old one (two volunteers: the checks are independent).
-            if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair)) {
+            if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair) && keeps([aPair, bPair], [aPairForS2, bPairForS1])) {
               st.unassign(aPair);
               st.unassign(bPair);
               st.assign(aPairForS2);
