@@ -261,13 +261,7 @@ function addShortfallRows({ p, m, vName }: Build, goals: SoftGoals): Int32Array 
     if (!(wanted > 0) || pairs.length === 0) return;
     const col = m.addCol(`short_${vName(vi)}`, 0, wanted, false);
     cols[vi] = col;
-    m.addRow(
-      `min_${vName(vi)}`,
-      wanted,
-      Infinity,
-      [col, ...pairs],
-      [1, ...pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours)],
-    );
+    m.addRow(`min_${vName(vi)}`, wanted, Infinity, [col, ...pairs], [1, ...pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours)]);
   });
   return cols;
 }
@@ -284,7 +278,15 @@ function addWishLevels({ p, m }: Build, goals: SoftGoals, shortCols: Int32Array 
   };
   const wishes: Wishes = { goals };
   if (goals.uses.avoided) wishes.avoided = level('avoid_fix', 'min', pairsWhere(goals.avoided));
-  if (shortCols) wishes.short = { ...level('short_fix', 'min', [...shortCols].filter((c) => c >= 0)), cols: shortCols };
+  if (shortCols)
+    wishes.short = {
+      ...level(
+        'short_fix',
+        'min',
+        [...shortCols].filter((c) => c >= 0),
+      ),
+      cols: shortCols,
+    };
   if (goals.uses.preferred) wishes.preferred = level('pref_fix', 'max', pairsWhere(goals.preferred));
   return wishes;
 }

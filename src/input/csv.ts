@@ -463,7 +463,10 @@ function wishedShifts(volunteers: IdentifiedSheet, shifts: IdentifiedSheet, rows
         if (entry === '') continue;
         const byThisName = byName.get(entry) ?? [];
         if (byThisName.length > 1) {
-          err(column, `${column} names ${quote(entry)}, the Name of ${byThisName.length} shifts (${byThisName.map((x) => quote(x)).join(', ')}); write the ID of the one meant.`);
+          err(
+            column,
+            `${column} names ${quote(entry)}, the Name of ${byThisName.length} shifts (${byThisName.map((x) => quote(x)).join(', ')}); write the ID of the one meant.`,
+          );
           continue;
         }
         out.push(ids.has(entry) ? entry : (byThisName[0] ?? entry));

@@ -435,7 +435,8 @@ function checkWishes(body: Obj, shiftIds: Map<string, number>, out: Findings): v
           out.error(
             pointer,
             'preferred_and_avoided',
-            () => `${whose} both prefers and avoids shift ${quoteName(id)} (preferred_shifts[${both}] and avoid_shifts[${j}]); keep it in one of the two lists.`,
+            () =>
+              `${whose} both prefers and avoids shift ${quoteName(id)} (preferred_shifts[${both}] and avoid_shifts[${j}]); keep it in one of the two lists.`,
           );
         }
       });
