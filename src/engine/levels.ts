@@ -126,6 +126,8 @@ export interface ObjectiveLevel {
   before?(s: LevelState, bound: number): void;
   /** Records what the level proved. */
   after?(s: LevelState, proven: boolean, bound: number): void;
+  /** Shown in diagnostics even when its cheap bound proves it at once (no LP or MIP phase then). */
+  alwaysShown?: boolean;
 }
 
 /** Integer objectives to maximize: a bound is rounded down, and the value reaching it proves it. */
@@ -234,6 +236,7 @@ const wishLevel = (wish: (w: Wishes) => WishLevel | undefined) => ({
   holdRow: (f: Formulation) => wish(f.wishes)!.fixRow,
   boundFromMip: true,
   skipNote: 'the LP relaxation did not finish in time',
+  alwaysShown: true,
 });
 
 /** Level 4: the fewest new assignments to shifts their volunteer asked to avoid. */
@@ -401,6 +404,7 @@ class LevelRunner {
     const full = level.objective(s.f);
     const objective = this.onCover ? { sense: full.sense, costs: full.costs.subarray(0, s.f.cover!.model.numCols) } : full;
     let proven = level.proven(level.value(s, s.values), bound);
+    if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
     if (level.refines && s.localRefinement !== undefined) {
       if (!proven) note(s.phases, level.lpPhase, 'skipped', null, bound, 0, s.localRefinement);
       level.after?.(s, proven, bound);

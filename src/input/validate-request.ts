@@ -426,7 +426,7 @@ function checkWishes(body: Obj, shiftIds: Map<string, number>, out: Findings): v
             pointer,
             'unknown_wished_shift',
             () =>
-              `${list}[${j}] of ${whose} names ${quoteName(id)}, which is no shift of unassigned_shifts, so it is ignored${hint === undefined ? '; write the id of one of the shifts' : `; did you mean '${hint}'?`}`,
+              `${list}[${j}] of ${whose} names ${quoteName(id)}, which is no shift of unassigned_shifts, so it is ignored${hint === undefined ? '; write the id of one of the shifts.' : `; did you mean '${hint}'?`}`,
           );
           return;
         }
