@@ -68,6 +68,17 @@ export const sum = (x: ArrayLike<number>, n = x.length): number => {
   return t;
 };
 
+/** One objective level as the solve left it (diagnostics): its value, its proven bound, the relative gap, and whether it is proven. */
+export interface LevelDiagnostics {
+  name: 'coverage' | 'staffing' | 'avoided' | 'short' | 'preferred' | 'fairness';
+  /** For a coverage level of several priority classes: the class. */
+  priority?: number;
+  value: number;
+  bound: number;
+  gap: number;
+  proven: boolean;
+}
+
 /** The best schedule so far, with what every level needs to read it. */
 export interface LevelState {
   p: Prepared;
@@ -79,6 +90,8 @@ export interface LevelState {
   fillBound: number;
   budget: Budget;
   phases: PhaseDiagnostics[];
+  /** Each level's outcome, in order, as the runner finishes it. */
+  levels?: LevelDiagnostics[];
   onIncumbent(phase: PhaseName): void;
   /**
    * When set, the levels after coverage (staffing, fairness) keep to their cheap bounds and local
@@ -393,8 +406,25 @@ class LevelRunner {
     this.coverSession?.dispose();
   }
 
-  /** Solves one level with the `held` levels kept at their current values; true when proven. */
+  /** Solves one level with the `held` levels kept at their current values, and records its outcome; true when proven. */
   run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
+    const { proven, bound } = this.solveLevel(level, held);
+    const { s } = this;
+    const value = level.value(s, s.values);
+    const gap = Math.abs(value - bound) / Math.max(1, Math.abs(value));
+    const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+    (s.levels ??= []).push({
+      name: level.mipPhase as LevelDiagnostics['name'],
+      ...(level.priority !== undefined ? { priority: level.priority } : {}),
+      value: r4(value),
+      bound: r4(bound),
+      gap: r4(gap),
+      proven,
+    });
+    return proven;
+  }
+
+  private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
     this.onCover = s.f.cover !== undefined && level.coverHoldRow !== undefined;
@@ -408,7 +438,7 @@ class LevelRunner {
     if (level.refines && s.localRefinement !== undefined) {
       if (!proven) note(s.phases, level.lpPhase, 'skipped', null, bound, 0, s.localRefinement);
       level.after?.(s, proven, bound);
-      return proven;
+      return { proven, bound };
     }
     let lpFinished = true;
     if (!proven && level.part) {
@@ -436,7 +466,7 @@ class LevelRunner {
       }
     }
     level.after?.(s, proven, bound);
-    return proven;
+    return { proven, bound };
   }
 
   /**
