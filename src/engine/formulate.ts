@@ -14,8 +14,9 @@
 // staff_s<j> (full only when every slot is filled), fair_v<i> (hours = sum of pieces), cover_fix
 // (one per priority class: cover_fix_p<n> when there are several) and staff_fix.
 // The volunteers' wishes (soft-goals.ts) add, only where some pair or volunteer has them:
-// short_v<i> (continuous: hours short of min_hours) with its row min_v<i>, and the hold rows
-// avoid_fix, short_fix and pref_fix. Without wishes the model is exactly the one before them.
+// short_v<i> (continuous: hours short of min_hours, after the staffing columns) with its row
+// min_v<i> (after the staffing rows), and the hold rows avoid_fix, short_fix and pref_fix.
+// Without wishes the model is exactly the one before them.
 import { dailyRows } from '../rules/daily.js';
 import { headcountRows } from '../rules/groups.js';
 import { hoursRows } from '../rules/hours.js';
@@ -58,6 +59,13 @@ export interface WishLevel {
 
 export interface Wishes {
   goals: SoftGoals;
+  /**
+   * The wishes' levels' own model: the full model's columns and rows up to the shortfall rows
+   * (pairs, locks, every rule, staffing, short_v), without the fairness pieces, plus the hold
+   * rows of coverage, staffing and the wishes (`rows`: the full model's row to this one's). The
+   * fairness pieces are most of the columns; their LPs and MIPs solve several times faster here.
+   */
+  model?: { model: MipModel; rows: Map<number, number> };
   avoided?: WishLevel;
   /** `cols`: short_v per volunteer (-1 where the volunteer wants no more hours or has no candidate). */
   short?: WishLevel & { cols: Int32Array };
@@ -129,9 +137,10 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   const ruleCols = m.numCols;
   const ruleRows = m.numRows;
   const fullCol = addStaffingRows(b);
-  const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
   const goals = softGoals(p);
   const shortCols = goals.uses.short ? addShortfallRows(b, goals) : undefined;
+  const [wishCols, wishRows] = [m.numCols, m.numRows];
+  const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
   const fullCols = [...fullCol].filter((c) => c >= 0);
   const coverFixRows = p.classes.map((priority, k) =>
     addSumRow(
@@ -143,14 +152,14 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   const staffFixRow = addSumRow(m, 'staff_fix', fullCols);
   const wishes = addWishLevels(b, goals, shortCols);
   const { coverage, ...rest } = objectives(b, fullCols, fairCosts, step);
+  if (wishes.avoided || wishes.short || wishes.preferred) {
+    const holds = [...coverFixRows, staffFixRow, ...[wishes.avoided, wishes.short, wishes.preferred].flatMap((w) => (w ? [w.fixRow] : []))];
+    wishes.model = copyRows(m, m.prefix(wishCols, wishRows), holds);
+  }
   let cover: Formulation['cover'];
   if (p.classes.length > 1 || sub.groups.length > 1) {
-    const model = m.prefix(ruleCols, ruleRows);
-    const fixRows = coverFixRows.map((row) => {
-      const [from, to] = [m.rowStarts[row]!, m.rowStarts[row + 1]!];
-      return model.addRow(m.rowNames[row]!, -Infinity, Infinity, m.indices.slice(from, to), m.values.slice(from, to));
-    });
-    cover = { model, fixRows };
+    const { model, rows } = copyRows(m, m.prefix(ruleCols, ruleRows), coverFixRows);
+    cover = { model, fixRows: coverFixRows.map((row) => rows.get(row)!) };
   }
   return {
     model: m,
@@ -179,6 +188,16 @@ function addLegend(p: Prepared, m: MipModel): void {
       `${sName(i)} = shift ${JSON.stringify(s.id)}${several ? ` group ${JSON.stringify(s.group)}` : ''} (${s.hours} h, needs ${s.required}, ${s.locked} locked${s.priority > 1 ? `, priority ${s.priority}` : ''})`,
     ),
   );
+}
+
+/** A prefix of `m` with copies of `rows` of `m` (free), and where each went. */
+function copyRows(m: MipModel, model: MipModel, rows: readonly number[]): { model: MipModel; rows: Map<number, number> } {
+  const where = new Map<number, number>();
+  for (const row of rows) {
+    const [from, to] = [m.rowStarts[row]!, m.rowStarts[row + 1]!];
+    where.set(row, model.addRow(m.rowNames[row]!, -Infinity, Infinity, m.indices.slice(from, to), m.values.slice(from, to)));
+  }
+  return { model, rows: where };
 }
 
 /** A row whose bounds a level sets later (cover_fix, staff_fix): the plain sum of its columns. */

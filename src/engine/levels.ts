@@ -9,7 +9,7 @@ import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
-import { improveFairness } from './local-search.js';
+import { improveFairness, improveWishes } from './local-search.js';
 import type { Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
 import { avoidedCount, moveKeepsWishes, preferredBound, preferredCount, SHORT_EPS, shortfall, shortfallBound } from './soft-goals.js';
@@ -21,6 +21,7 @@ export type PhaseName =
   | 'coverage'
   | 'staffing_lp'
   | 'staffing'
+  | 'wishes'
   | 'avoided_lp'
   | 'avoided'
   | 'short_lp'
@@ -141,6 +142,8 @@ export interface ObjectiveLevel {
   after?(s: LevelState, proven: boolean, bound: number): void;
   /** Shown in diagnostics even when its cheap bound proves it at once (no LP or MIP phase then). */
   alwaysShown?: boolean;
+  /** Solved on the wishes' model (Formulation.wishes.model: no fairness pieces). */
+  onWishModel?: boolean;
 }
 
 /** Integer objectives to maximize: a bound is rounded down, and the value reaching it proves it. */
@@ -250,6 +253,18 @@ const wishLevel = (wish: (w: Wishes) => WishLevel | undefined) => ({
   boundFromMip: true,
   skipNote: 'the LP relaxation did not finish in time',
   alwaysShown: true,
+  onWishModel: true,
+  // Transfers and swaps first: they often meet the level's cheap or LP bound, and give the MIP its start.
+  before(s: LevelState) {
+    const t = s.budget.now();
+    const x = improveWishes(s.p, s.x, s.f.wishes.goals, s.budget);
+    if (x.some((b, pair) => b !== s.x[pair])) {
+      s.x = x;
+      s.values = columnValues(s.f, s.p, x);
+      s.onIncumbent('wishes');
+      note(s.phases, 'wishes', 'feasible', null, null, s.budget.now() - t, 'transfers and swaps that meet the wishes better');
+    }
+  },
 });
 
 /** Level 4: the fewest new assignments to shifts their volunteer asked to avoid. */
@@ -390,8 +405,10 @@ class LevelRunner {
   private session: SolverSession | undefined;
   /** The session on the coverage model, for the coverage levels of a 2.2 subproblem. */
   private coverSession: SolverSession | undefined;
-  /** Whether the level running solves on the coverage model. */
-  private onCover = false;
+  /** The session on the wishes' model, for the levels of wishes. */
+  private wishSession: SolverSession | undefined;
+  /** Where the level running solves: the full model, the coverage model or the wishes' model. */
+  private on: 'full' | 'cover' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
 
@@ -404,6 +421,13 @@ class LevelRunner {
   dispose(): void {
     this.session?.dispose();
     this.coverSession?.dispose();
+    this.wishSession?.dispose();
+  }
+
+  /** The columns of the model the level running solves on (undefined: the full model). */
+  private columns(): number | undefined {
+    const { f } = this.s;
+    return this.on === 'cover' ? f.cover!.model.numCols : this.on === 'wishes' ? f.wishes.model!.model.numCols : undefined;
   }
 
   /** Solves one level with the `held` levels kept at their current values, and records its outcome; true when proven. */
@@ -427,12 +451,13 @@ class LevelRunner {
   private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
-    this.onCover = s.f.cover !== undefined && level.coverHoldRow !== undefined;
+    this.on = s.f.cover !== undefined && level.coverHoldRow !== undefined ? 'cover' : level.onWishModel && s.f.wishes.model !== undefined ? 'wishes' : 'full';
     let bound = level.initialBound(s);
     level.before?.(s, bound);
     const rowBounds = this.rowBounds(held);
     const full = level.objective(s.f);
-    const objective = this.onCover ? { sense: full.sense, costs: full.costs.subarray(0, s.f.cover!.model.numCols) } : full;
+    const cols = this.columns();
+    const objective = cols !== undefined ? { sense: full.sense, costs: full.costs.subarray(0, cols) } : full;
     let proven = level.proven(level.value(s, s.values), bound);
     if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
     if (level.refines && s.localRefinement !== undefined) {
@@ -502,8 +527,10 @@ class LevelRunner {
     const { s } = this;
     const bounds = new Map<number, [number, number]>();
     for (const level of this.levels) {
-      if (this.onCover && !level.coverHoldRow) continue;
-      const row = this.onCover ? level.coverHoldRow!(s.f) : level.holdRow?.(s.f);
+      if (this.on === 'cover' && !level.coverHoldRow) continue;
+      const fullRow = level.holdRow?.(s.f);
+      const row =
+        this.on === 'cover' ? level.coverHoldRow!(s.f) : this.on === 'wishes' && fullRow !== undefined ? s.f.wishes.model!.rows.get(fullRow) : fullRow;
       if (row === undefined) continue;
       const sparse = held.includes(level) ? level.sparseHold?.(s) : undefined;
       if (!held.includes(level)) bounds.set(row, [-Infinity, Infinity]);
@@ -551,9 +578,13 @@ class LevelRunner {
     let session: SolverSession;
     let start: Float64Array = s.values;
     if (own) session = own.session;
-    else if (this.onCover) {
+    else if (this.on === 'cover') {
       const { model } = s.f.cover!;
       session = this.coverSession ??= this.backend.open(model);
+      start = s.values.subarray(0, model.numCols);
+    } else if (this.on === 'wishes') {
+      const { model } = s.f.wishes.model!;
+      session = this.wishSession ??= this.backend.open(model);
       start = s.values.subarray(0, model.numCols);
     } else session = this.session ??= this.backend.open(s.f.model);
     const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
