@@ -13,9 +13,9 @@
 // mutually conflicting shifts: overlap or rest), day_v<i>_d<n> (shifts starting on day n),
 // staff_s<j> (full only when every slot is filled), fair_v<i> (hours = sum of pieces), cover_fix
 // (one per priority class: cover_fix_p<n> when there are several) and staff_fix.
-// The volunteers' wishes (soft-goals.ts) add, only where some pair or volunteer has them:
-// short_v<i> (continuous: hours short of min_hours, after the staffing columns) with its row
-// min_v<i> (after the staffing rows), and the hold rows avoid_fix, short_fix and pref_fix.
+// The volunteers' wishes (soft-goals.ts) add, only where some pair or volunteer has them and
+// after everything else (so the model without them is a prefix): short_v<i> (continuous: hours
+// short of min_hours) with its row min_v<i>, and the hold rows avoid_fix, short_fix, pref_fix.
 // Without wishes the model is exactly the one before them.
 import { dailyRows } from '../rules/daily.js';
 import { headcountRows } from '../rules/groups.js';
@@ -60,12 +60,18 @@ export interface WishLevel {
 export interface Wishes {
   goals: SoftGoals;
   /**
-   * The wishes' levels' own model: the full model's columns and rows up to the shortfall rows
-   * (pairs, locks, every rule, staffing, short_v), without the fairness pieces, plus the hold
-   * rows of coverage, staffing and the wishes (`rows`: the full model's row to this one's). The
-   * fairness pieces are most of the columns; their LPs and MIPs solve several times faster here.
+   * The model as it is without wishes (a prefix of the full one: the wishes' columns and rows
+   * come last), where coverage and staffing solve, exactly as they would without wishes.
    */
-  model?: { model: MipModel; rows: Map<number, number> };
+  base?: MipModel;
+  /**
+   * The wishes' levels' own model: the full model's pairs, locks, rules and staffing, the
+   * shortfall columns and rows, and the hold rows of coverage, staffing and the wishes, without
+   * the fairness pieces (most of the columns: its LPs and MIPs solve several times faster).
+   * `cols`: each of its columns' column in the full model (the first ones are the same);
+   * `rows`: the full model's row to this one's, for rows past the staffing rows.
+   */
+  model?: SubModel;
   avoided?: WishLevel;
   /** `cols`: short_v per volunteer (-1 where the volunteer wants no more hours or has no candidate). */
   short?: WishLevel & { cols: Int32Array };
@@ -137,9 +143,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   const ruleCols = m.numCols;
   const ruleRows = m.numRows;
   const fullCol = addStaffingRows(b);
-  const goals = softGoals(p);
-  const shortCols = goals.uses.short ? addShortfallRows(b, goals) : undefined;
-  const [wishCols, wishRows] = [m.numCols, m.numRows];
+  const [staffCols, staffRows] = [m.numCols, m.numRows];
   const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
   const fullCols = [...fullCol].filter((c) => c >= 0);
   const coverFixRows = p.classes.map((priority, k) =>
@@ -150,11 +154,18 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     ),
   );
   const staffFixRow = addSumRow(m, 'staff_fix', fullCols);
-  const wishes = addWishLevels(b, goals, shortCols);
+  // The model without wishes ends here; the wishes' columns and rows come after, so it stays a prefix.
+  const [baseCols, baseRows] = [m.numCols, m.numRows];
+  const goals = softGoals(p);
+  const short = goals.uses.short ? addShortfallRows(b, goals) : undefined;
+  const wishes = addWishLevels(b, goals, short?.cols);
   const { coverage, ...rest } = objectives(b, fullCols, fairCosts, step);
   if (wishes.avoided || wishes.short || wishes.preferred) {
+    wishes.base = m.prefix(baseCols, baseRows);
     const holds = [...coverFixRows, staffFixRow, ...[wishes.avoided, wishes.short, wishes.preferred].flatMap((w) => (w ? [w.fixRow] : []))];
-    wishes.model = copyRows(m, m.prefix(wishCols, wishRows), holds);
+    const cols = [...Array.from({ length: staffCols }, (_, j) => j), ...(short ? [...short.cols].filter((c) => c >= 0) : [])];
+    const rows = [...Array.from({ length: staffRows }, (_, r) => r), ...(short?.rows ?? []), ...holds];
+    wishes.model = subModel(m, cols, rows);
   }
   let cover: Formulation['cover'];
   if (p.classes.length > 1 || sub.groups.length > 1) {
@@ -188,6 +199,28 @@ function addLegend(p: Prepared, m: MipModel): void {
       `${sName(i)} = shift ${JSON.stringify(s.id)}${several ? ` group ${JSON.stringify(s.group)}` : ''} (${s.hours} h, needs ${s.required}, ${s.locked} locked${s.priority > 1 ? `, priority ${s.priority}` : ''})`,
     ),
   );
+}
+
+/** Part of a model: some of its columns and rows, with where each came from. */
+export interface SubModel {
+  model: MipModel;
+  cols: Int32Array;
+  rows: Map<number, number>;
+}
+
+/** The columns `cols` and rows `rows` of `m` (each row only over those columns), in that order. */
+function subModel(m: MipModel, cols: readonly number[], rows: readonly number[]): SubModel {
+  const model = new MipModel();
+  model.legend.push(...m.legend);
+  const at = new Map<number, number>();
+  for (const c of cols) at.set(c, model.addCol(m.colNames[c]!, m.colLower[c]!, m.colUpper[c]!, m.colInteger[c]!));
+  const where = new Map<number, number>();
+  for (const r of rows) {
+    const [from, to] = [m.rowStarts[r]!, m.rowStarts[r + 1]!];
+    const entries = Array.from(m.indices.slice(from, to), (c) => at.get(c)!);
+    where.set(r, model.addRow(m.rowNames[r]!, m.rowLower[r]!, m.rowUpper[r]!, entries, m.values.slice(from, to)));
+  }
+  return { model, cols: Int32Array.from(cols), rows: where };
 }
 
 /** A prefix of `m` with copies of `rows` of `m` (free), and where each went. */
@@ -272,17 +305,18 @@ function addFairnessPieces(
  * Minimizing the sum of short_v gives the sum of max(0, wanted - hours); later levels may leave
  * slack in a short_v, never below the true shortfall, so the held sum still bounds the truth.
  */
-function addShortfallRows({ p, m, vName }: Build, goals: SoftGoals): Int32Array {
+function addShortfallRows({ p, m, vName }: Build, goals: SoftGoals): { cols: Int32Array; rows: number[] } {
   const cols = new Int32Array(p.sub.volunteers.length).fill(-1);
+  const rows: number[] = [];
   p.sub.volunteers.forEach((_, vi) => {
     const wanted = goals.wanted[vi]!;
     const pairs = p.byVolunteer[vi]!;
     if (!(wanted > 0) || pairs.length === 0) return;
     const col = m.addCol(`short_${vName(vi)}`, 0, wanted, false);
     cols[vi] = col;
-    m.addRow(`min_${vName(vi)}`, wanted, Infinity, [col, ...pairs], [1, ...pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours)]);
+    rows.push(m.addRow(`min_${vName(vi)}`, wanted, Infinity, [col, ...pairs], [1, ...pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours)]));
   });
-  return cols;
+  return { cols, rows };
 }
 
 /** The wishes' objectives and hold rows, for the levels the subproblem has. */

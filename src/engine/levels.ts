@@ -149,6 +149,8 @@ export interface ObjectiveLevel {
   alwaysShown?: boolean;
   /** Solved on the wishes' model (Formulation.wishes.model: no fairness pieces). */
   onWishModel?: boolean;
+  /** A level before the wishes (coverage, staffing): with wishes, solved on the model without them (Formulation.wishes.base), exactly as without wishes. */
+  beforeWishes?: boolean;
 }
 
 /** Integer objectives to maximize: a bound is rounded down, and the value reaching it proves it. */
@@ -202,6 +204,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     objective: (f) => f.coverage[k]!.objective,
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
+    beforeWishes: true,
     value: (s, v) => (single ? sum(v, s.f.numPairs) : filledByClass(s.p, v)[k]!),
     part: (s) => {
       if (s.p.sub.groups.length < 2) return undefined;
@@ -254,6 +257,7 @@ export const staffingLevel: ObjectiveLevel = {
   lpPhase: 'staffing_lp',
   mipPhase: 'staffing',
   refines: true,
+  beforeWishes: true,
   mipShare: MIP_SHARES.staffing,
   objective: (f) => f.staffing,
   holdRow: (f) => f.staffFixRow,
@@ -442,8 +446,10 @@ class LevelRunner {
   private coverSession: SolverSession | undefined;
   /** The session on the wishes' model, for the levels of wishes. */
   private wishSession: SolverSession | undefined;
-  /** Where the level running solves: the full model, the coverage model or the wishes' model. */
-  private on: 'full' | 'cover' | 'wishes' = 'full';
+  /** The session on the model without wishes, for coverage and staffing of a subproblem with wishes. */
+  private baseSession: SolverSession | undefined;
+  /** Where the level running solves: the full model, the coverage model, the model without wishes or the wishes' model. */
+  private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
 
@@ -457,12 +463,35 @@ class LevelRunner {
     this.session?.dispose();
     this.coverSession?.dispose();
     this.wishSession?.dispose();
+    this.baseSession?.dispose();
   }
 
-  /** The columns of the model the level running solves on (undefined: the full model). */
-  private columns(): number | undefined {
+  /** The full model's values (costs, a start) as the model of the level running reads them. */
+  private restrict(full: Float64Array): Float64Array {
     const { f } = this.s;
-    return this.on === 'cover' ? f.cover!.model.numCols : this.on === 'wishes' ? f.wishes.model!.model.numCols : undefined;
+    switch (this.on) {
+      case 'full':
+        return full;
+      case 'cover':
+        return full.subarray(0, f.cover!.model.numCols);
+      case 'base':
+        return full.subarray(0, f.wishes.base!.numCols);
+      case 'wishes':
+        return Float64Array.from(f.wishes.model!.cols, (c) => full[c]!);
+    }
+  }
+
+  /** A row of the full model as the model of the level running has it (undefined: it has none). */
+  private rowOf(row: number): number | undefined {
+    const { f } = this.s;
+    switch (this.on) {
+      case 'base':
+        return row < f.wishes.base!.numRows ? row : undefined;
+      case 'wishes':
+        return f.wishes.model!.rows.get(row) ?? row;
+      default:
+        return row;
+    }
   }
 
   /** Solves one level with the `held` levels kept at their current values, and records its outcome; true when proven. */
@@ -486,13 +515,19 @@ class LevelRunner {
   private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
-    this.on = s.f.cover !== undefined && level.coverHoldRow !== undefined ? 'cover' : level.onWishModel && s.f.wishes.model !== undefined ? 'wishes' : 'full';
+    this.on =
+      s.f.cover !== undefined && level.coverHoldRow !== undefined
+        ? 'cover'
+        : level.onWishModel && s.f.wishes.model !== undefined
+          ? 'wishes'
+          : level.beforeWishes && s.f.wishes.base !== undefined
+            ? 'base'
+            : 'full';
     let bound = level.initialBound(s);
     level.before?.(s, bound);
     const rowBounds = this.rowBounds(held);
     const full = level.objective(s.f);
-    const cols = this.columns();
-    const objective = cols !== undefined ? { sense: full.sense, costs: full.costs.subarray(0, cols) } : full;
+    const objective = { sense: full.sense, costs: this.restrict(full.costs) };
     let proven = level.proven(level.value(s, s.values), bound);
     if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
     if (level.refines && s.localRefinement !== undefined) {
@@ -566,8 +601,7 @@ class LevelRunner {
     for (const level of this.levels) {
       if (this.on === 'cover' && !level.coverHoldRow) continue;
       const fullRow = level.holdRow?.(s.f);
-      const row =
-        this.on === 'cover' ? level.coverHoldRow!(s.f) : this.on === 'wishes' && fullRow !== undefined ? s.f.wishes.model!.rows.get(fullRow) : fullRow;
+      const row = this.on === 'cover' ? level.coverHoldRow!(s.f) : fullRow === undefined ? undefined : this.rowOf(fullRow);
       if (row === undefined) continue;
       const sparse = held.includes(level) ? (level.sparseHold?.(s) ?? (this.on === 'wishes' ? level.wishSparseHold?.(s) : undefined)) : undefined;
       if (!held.includes(level)) bounds.set(row, [-Infinity, Infinity]);
@@ -625,15 +659,13 @@ class LevelRunner {
     let session: SolverSession;
     let start: Float64Array = s.values;
     if (own) session = own.session;
-    else if (this.on === 'cover') {
-      const { model } = s.f.cover!;
-      session = this.coverSession ??= this.backend.open(model);
-      start = s.values.subarray(0, model.numCols);
-    } else if (this.on === 'wishes') {
-      const { model } = s.f.wishes.model!;
-      session = this.wishSession ??= this.backend.open(model);
-      start = s.values.subarray(0, model.numCols);
-    } else session = this.session ??= this.backend.open(s.f.model);
+    else {
+      if (this.on === 'cover') session = this.coverSession ??= this.backend.open(s.f.cover!.model);
+      else if (this.on === 'wishes') session = this.wishSession ??= this.backend.open(s.f.wishes.model!.model);
+      else if (this.on === 'base') session = this.baseSession ??= this.backend.open(s.f.wishes.base!);
+      else session = this.session ??= this.backend.open(s.f.model);
+      start = this.restrict(s.values);
+    }
     const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
