@@ -320,7 +320,13 @@ export function withWishes(seed: number, request: ScheduleRequest): ScheduleRequ
 export function withoutWishes(request: ScheduleRequest): ScheduleRequest {
   return {
     ...request,
-    volunteers: request.volunteers.map(({ preferred_shifts: _p, avoid_shifts: _a, min_hours: _m, ...v }) => v),
+    volunteers: request.volunteers.map((v) => {
+      const out: Volunteer = { ...v };
+      delete out.preferred_shifts;
+      delete out.avoid_shifts;
+      delete out.min_hours;
+      return out;
+    }),
   };
 }
 

@@ -42,7 +42,7 @@ function readGoals(p: Prepared): SoftGoals {
     const pairs = p.byVolunteer[vi]!;
     // A volunteer without candidates is as short in every schedule: a constant, left out.
     wanted[vi] = pairs.length > 0 ? Math.max(0, v.minHours - p.lockedHours[vi]!) : 0;
-    if (wanted[vi]! > SHORT_EPS) uses.short = true;
+    if (wanted[vi] > SHORT_EPS) uses.short = true;
     if (v.avoided.length === 0 && v.preferred.length === 0) return;
     const avoid = new Set(v.avoided);
     const prefer = new Set(v.preferred);
