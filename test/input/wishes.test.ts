@@ -8,8 +8,12 @@ import { readCsvRequest } from '../../src/input/csv.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { validateScheduleRequest } from '../../src/input/validate-request.js';
 import { lockWarnings } from '../../src/rules/lock-warnings.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/package-root.js';
 import { schemas, testApp } from '../helpers/app.js';
-import { shift, volunteer, type Json } from '../helpers/engine.js';
+import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
 
 const request = (ana: Json): Json => ({
   volunteers: [{ ...volunteer('ana', 'k', 8), ...ana }],
@@ -98,6 +102,20 @@ describe('CSV columns Preferred Shifts, Avoid Shifts and Min Hours', () => {
   const SHIFTS = Buffer.from(
     'ID,Name,Start,End,Groups\nsat-am,Saturday morning,6/6/2026 8:00 AM,6/6/2026 12:00 PM,k:1\nsat-pm,Saturday afternoon,6/6/2026 12:00 PM,6/6/2026 4:00 PM,k:1\n',
   );
+
+  it('reads examples/volunteers-wishes.csv, whose schedule the checker accepts', async () => {
+    const read = readCsvRequest(
+      readFileSync(join(packageRoot, 'examples', 'volunteers-wishes.csv')),
+      readFileSync(join(packageRoot, 'examples', 'shifts.csv')),
+      'America/Chicago',
+    );
+    if (!read.ok) throw new Error('the example must read');
+    expect(read.warnings.map((w) => w.code)).to.deep.equal(['csv_name_repeated']);
+    const wishful = read.request.volunteers.filter((v) => v.preferred_shifts || v.avoid_shifts || v.min_hours !== undefined);
+    expect(wishful.length).to.be.greaterThan(5);
+    const { result } = await solve(read.request);
+    expect(checkSchedule(read.request, result)).to.deep.equal([]);
+  });
 
   it('reads shift IDs or names separated by ";" and a number of hours', () => {
     const v = Buffer.from('Name,Group,Max Hours,Preferred Shifts,Avoid Shifts,Min Hours\nAna,k,8,Saturday morning; ,sat-pm,4.5\nBen,k,8,,,\n');
