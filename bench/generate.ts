@@ -279,7 +279,81 @@ export function rulesInstances(): Instance[] {
   ];
 }
 
-/** Any generated instance by name: the 2.1 set or the rules set. */
+// ---- Soft goals (CONTRACT.md section 11): preferred and avoided shifts, minimum hours ----
+
+/**
+ * Puts every wish in play on a request, from its own seeded stream: 40% of volunteers prefer 1-3
+ * shifts their groups are asked for, 30% avoid 1-3 such shifts (never one they prefer), and 40%
+ * hope for min_hours of 4-16 (at most their max_hours; a tenth of them above it, which
+ * validation warns about). Shares are exact, each from its own shuffle.
+ */
+export function withWishes(seed: number, request: ScheduleRequest): ScheduleRequest {
+  const r = rng(seed);
+  const n = request.volunteers.length;
+  const share = (fraction: number): Set<number> => new Set(shuffled(r, n).slice(0, Math.round(fraction * n)));
+  const preferring = share(0.4);
+  const avoiding = share(0.3);
+  const hoping = share(0.4);
+  const shiftsOf = new Map<string, string[]>();
+  for (const s of request.unassigned_shifts) for (const g of Object.keys(s.required_groups)) shiftsOf.set(g, [...(shiftsOf.get(g) ?? []), s.id]);
+  const volunteers = request.volunteers.map((v, i): Volunteer => {
+    const out: Volunteer = { ...v };
+    const mine = [...new Set([v.group, ...(v.additional_groups ?? [])].flatMap((g) => shiftsOf.get(g) ?? []))];
+    const some = (count: number, not: readonly string[] = []): string[] => {
+      const free = mine.filter((id) => !not.includes(id));
+      return shuffled(r, free.length)
+        .slice(0, Math.min(count, free.length))
+        .map((k) => free[k]!);
+    };
+    if (preferring.has(i) && mine.length > 0) out.preferred_shifts = some(int(r, 1, 3));
+    if (avoiding.has(i) && mine.length > 0) out.avoid_shifts = some(int(r, 1, 3), out.preferred_shifts ?? []);
+    if (hoping.has(i)) {
+      const cap = v.max_hours === 999 ? 24 : v.max_hours;
+      out.min_hours = r() < 0.1 ? cap + 4 : Math.min(cap, int(r, 4, 16));
+    }
+    return out;
+  });
+  return { ...request, volunteers };
+}
+
+/** The request without any wish: what coordinators would get if they asked nobody. */
+export function withoutWishes(request: ScheduleRequest): ScheduleRequest {
+  return {
+    ...request,
+    volunteers: request.volunteers.map((v) => {
+      const out: Volunteer = { ...v };
+      delete out.preferred_shifts;
+      delete out.avoid_shifts;
+      delete out.min_hours;
+      return out;
+    }),
+  };
+}
+
+/** The wish-heavy instances ("wishes" table of npm run bench): the targets' festivals, and every family of the other tables with wishes. */
+export function wishesInstances(): Instance[] {
+  const wished = (name: string, seed: number, request: ScheduleRequest, family: string): Instance => ({ name, family, request: withWishes(seed, request) });
+  const base = (name: string): ScheduleRequest => generatedInstance(name)!.request;
+  return [
+    wished('wishes-festival-150x100', 201, festival({ seed: 10, volunteers: 150, shifts: 100, days: 2, groups: 4 }), 'festival, wishes'),
+    wished('wishes-festival-400x300', 202, base('festival-400x300'), 'festival, wishes'),
+    wished('wishes-foodbank-60x60', 203, base('foodbank-60x60'), 'food bank, wishes'),
+    wished('wishes-festival-locked-400x300', 204, base('festival-locked-400x300'), 'festival, locks, wishes'),
+    wished('wishes-scarce-150x400', 205, base('scarce-150x400'), 'scarce, wishes'),
+    wished('wishes-rules-foodbank-40x35', 206, base('rules-foodbank-40x35'), 'food bank, 2.2 rules, wishes'),
+    wished('wishes-rules-festival-400x300', 207, base('rules-festival-400x300'), 'festival, 2.2 rules, wishes'),
+  ];
+}
+
+/**
+ * Any generated instance by name: the 2.1 set, the rules set or the wishes set; `nowish-<name>`
+ * is a wishes instance with its wishes taken out (the price of wishes compares the two).
+ */
 export function generatedInstance(name: string): Instance | undefined {
-  return [...generatedInstances(), ...rulesInstances()].find((i) => i.name === name);
+  if (name.startsWith('nowish-')) {
+    const wished = generatedInstance(name.slice('nowish-'.length));
+    return wished && { ...wished, name, request: withoutWishes(wished.request) };
+  }
+  const plain = [...generatedInstances(), ...rulesInstances()].find((i) => i.name === name);
+  return plain ?? (name.startsWith('wishes-') ? wishesInstances().find((i) => i.name === name) : undefined);
 }

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generatedInstances, rulesInstances } from './generate.js';
+import { generatedInstances, rulesInstances, wishesInstances } from './generate.js';
 import type { Figures } from './solve-one.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -43,6 +43,13 @@ export function jobs21(o: JobSelection): Job[] {
 /** The 2.2 rule-heavy instances. */
 export function jobsRules(o: JobSelection): Job[] {
   return rulesInstances()
+    .map((i) => ({ name: i.name, arg: i.name }))
+    .filter((j) => !o.only || j.name.includes(o.only));
+}
+
+/** The wish-heavy instances (generate.ts wishesInstances). */
+export function jobsWishes(o: JobSelection): Job[] {
+  return wishesInstances()
     .map((i) => ({ name: i.name, arg: i.name }))
     .filter((j) => !o.only || j.name.includes(o.only));
 }

@@ -2,8 +2,9 @@
 // 2.1 instances, then the 2.2 rule-heavy ones ("rules"), then the command line's wall time
 // ("cli", bench/cli.ts). Options: --only <substring> (instances whose name contains it; the
 // command line's are named cli-*, so --only cli runs that table alone), --curtois <list> (e.g.
-// 1-12,20; default 1-24), --no-curtois, --no-rules, --no-cli, --time-limit <s> (default 10),
-// --backend highs|jslp.
+// 1-12,20; default 1-24), --no-curtois, --no-rules, --no-wishes, --no-cli, --time-limit <s>
+// (default 10), --backend highs|jslp. The "wishes" tables solve every family with preferred and
+// avoided shifts and min_hours, and then without them ("price of wishes": what honoring them costs).
 // --compare (with BENCH_BASELINE=<checkout>) runs the 2.1 instances on the baseline checkout and
 // on this one instead, alternately, and prints the before/after table (bench/compare.ts);
 // --repeat <n> measures each side n times there (and each instance n times in the tables, which then
@@ -14,7 +15,7 @@ import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { cliJobs, runCliBenchmark } from './cli.js';
 import { median, runComparison } from './compare.js';
-import { jobs21, jobsRules, measure, type Job } from './measure.js';
+import { jobs21, jobsRules, jobsWishes, measure, type Job } from './measure.js';
 import type { Figures } from './solve-one.js';
 
 const { values } = parseArgs({
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     curtois: { type: 'string' },
     'no-curtois': { type: 'boolean' },
     'no-rules': { type: 'boolean' },
+    'no-wishes': { type: 'boolean' },
     'no-cli': { type: 'boolean' },
     'time-limit': { type: 'string' },
     backend: { type: 'string' },
@@ -68,6 +70,10 @@ const COLUMNS = {
         .join(', ') || 'none',
   ],
   checker: ['checker', '---', checker],
+  wishes: ['avoided / h below min / preferred', '---:', (r) => `${r.wishes.avoided} / ${r.wishes.hours_below_min} / ${r.wishes.preferred}`],
+  proven: ['levels 1-6 proven', '---', (r) => (r.unproven.length === 0 ? 'yes' : `no (${r.unproven.join(', ')})`)],
+  squares: count('sum of squared hours', (r) => Math.round(r.sum_squared_hours)),
+  fairGap: ['squares vs bound', '---:', (r) => (r.fairness_gap === null ? 'n/a' : `+${(r.fairness_gap * 100).toFixed(2)}%`)],
   backend: ['backend', '---', (r) => r.backend],
 } satisfies Record<string, Column>;
 
@@ -94,6 +100,30 @@ function table(jobs: Job[], columns: Column[]): void {
   for (const job of jobs) {
     const m = measureRepeated(job);
     console.log(m.ok ? `| ${[job.name, ...columns.map((c) => c[2](m.figures))].join(' | ')} |` : `| ${job.name} | failed: ${m.error} |`);
+  }
+}
+
+/**
+ * The price of wishes: each wishes instance solved again with its wishes taken out, the result
+ * judged by the same wishes. Slots and fully staffed shifts come first, so honoring wishes never
+ * costs a slot; what it costs is fairness (sum of squared hours).
+ */
+function priceOfWishes(jobs: Job[]): void {
+  console.log('\nPrice of wishes: the same instances without their wishes (left) and with them (right), judged by the same wishes\n');
+  console.log('| instance | slots filled | sum of squared hours | fairness score | avoided | hours below min | preferred |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const pair = (a: number | string, b: number | string): string => `${a} / ${b}`;
+  for (const job of jobs) {
+    const [without, wished] = [measureRepeated({ name: `nowish-${job.name}`, arg: `nowish-${job.arg}` }), measureRepeated(job)];
+    if (!without.ok || !wished.ok) {
+      console.log(`| ${job.name} | failed: ${without.ok ? '' : without.error} ${wished.ok ? '' : wished.error} |`);
+      continue;
+    }
+    const [a, b] = [without.figures, wished.figures];
+    const change = b.sum_squared_hours / Math.max(1, a.sum_squared_hours) - 1;
+    console.log(
+      `| ${job.name} | ${pair(a.filled, b.filled)} | ${pair(Math.round(a.sum_squared_hours), Math.round(b.sum_squared_hours))} (${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%) | ${pair(a.fairness, b.fairness)} | ${pair(a.wishes.avoided, b.wishes.avoided)} | ${pair(a.wishes.hours_below_min, b.wishes.hours_below_min)} | ${pair(a.wishes.preferred, b.wishes.preferred)} |`,
+    );
   }
 }
 
@@ -129,6 +159,12 @@ if (values.compare) {
   if (rules.length > 0) {
     console.log('\nRules (2.2): availability windows, additional groups, rest, max 2 shifts a day, priorities 1-5\n');
     table(rules, [c.volunteers, c.shifts, c.demanded, c.filled, c.byPriority, c.bound, c.fairness, c.status, c.first, c.warm, c.memory, c.warnings, c.checker]);
+  }
+  const wishes = values['no-wishes'] ? [] : jobsWishes(selection);
+  if (wishes.length > 0) {
+    console.log('\nWishes (soft goals): 40% prefer 1-3 shifts, 30% avoid 1-3, 40% hope for min_hours\n');
+    table(wishes, [c.volunteers, c.shifts, c.demanded, c.filled, c.wishes, c.proven, c.squares, c.fairGap, c.status, c.first, c.warm, c.memory, c.checker]);
+    priceOfWishes(wishes);
   }
   const cli = values['no-cli'] ? [] : cliJobs(values.only);
   if (cli.length > 0) runCliBenchmark(cli, { repeat: Number(values.repeat ?? '5'), baseline: process.env.BENCH_BASELINE });

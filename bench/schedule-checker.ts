@@ -2,7 +2,8 @@
 // nothing from src/engine or src/rules. Given a request and the result the service returned, it
 // verifies the roster, groups (additional groups included), headcounts, availability, rest
 // (overlap when the rest is 0), daily limits in the rules' time zone, hours, locks and their
-// groups, lock-break warnings, summaries, the fairness score, the unfilled list, every conflict's
+// groups, lock-break warnings, summaries (the wishes met per volunteer: preferred, avoided, hours
+// below min_hours) and the result's summary of every objective level, the fairness score, the unfilled list, every conflict's
 // counts, that every structured reason is true, and that every suggestion, applied, fills a slot
 // without breaking a rule or emptying another slot. It returns the list of violations (empty when
 // the result is right), each with a code and the ids it is about, so a test can assert exactly
@@ -55,6 +56,9 @@ export type ViolationCode =
   | 'summary_hours'
   | 'summary_shifts'
   | 'summary_count'
+  | 'summary_wishes'
+  | 'result_summary'
+  | 'avoided_flag'
   | 'fairness_score'
   | 'unfilled_shifts'
   | 'conflict_count'
@@ -107,6 +111,11 @@ export interface Volunteer {
   restHours: number;
   /** max_shifts_per_day, else the rules' value; undefined when there is no limit. */
   maxPerDay: number | undefined;
+  /** preferred_shifts and avoid_shifts as given (ids no shift has simply never match). */
+  preferred: ReadonlySet<string>;
+  avoided: ReadonlySet<string>;
+  /** min_hours, 0 when absent. */
+  minHours: number;
 }
 
 export interface Shift extends Span {
@@ -215,6 +224,9 @@ export function readRequest(request: Json): RequestFacts {
     unavailable: ((v.unavailable ?? []) as Json[]).map((w) => span(w, zone)),
     restHours: v.min_rest_hours ?? rules.min_rest_hours ?? 0,
     maxPerDay: v.max_shifts_per_day ?? rules.max_shifts_per_day,
+    preferred: new Set<string>(v.preferred_shifts ?? []),
+    avoided: new Set<string>(v.avoid_shifts ?? []),
+    minHours: v.min_hours ?? 0,
   }));
   const shifts: Shift[] = (request.unassigned_shifts as Json[]).map((s, i) => {
     const { start, end } = span(s, zone);
@@ -477,13 +489,93 @@ function checkSummaries(facts: RequestFacts, schedule: Schedule, result: Json, f
       .map((s) => s.id);
     if (JSON.stringify(summary.assigned_shifts) !== JSON.stringify(chrono))
       fail('summary_shifts', { volunteer: v.id }, `${v.id} assigned_shifts ${JSON.stringify(summary.assigned_shifts)} != ${JSON.stringify(chrono)}`);
+    const wishes = wishesMet(v, chrono, total);
+    const given = { preferred_assigned: summary.preferred_assigned, avoided_assigned: summary.avoided_assigned, hours_below_min: summary.hours_below_min };
+    if (JSON.stringify(given) !== JSON.stringify({ ...wishes, hours_below_min: round2(wishes.hours_below_min) }))
+      fail('summary_wishes', { volunteer: v.id }, `${v.id} wishes met ${JSON.stringify(given)} != ${JSON.stringify(wishes)}`);
   }
+  checkResultSummary(facts, schedule, result, fail);
   if (Object.keys(result.volunteers).length !== facts.volunteers.length) fail('summary_count', {}, 'volunteers map size differs from the request');
   const all = facts.volunteers.map((v) => schedule.hours.get(v.id)!);
   const mean = all.reduce((a, b) => a + b, 0) / Math.max(1, all.length);
   const expected = mean > 0 ? Math.round((all.reduce((a, h) => a + (h - mean) ** 2, 0) / all.length / (mean * mean)) * 1e4) / 1e4 : 0;
   if (Math.abs(result.fairness_score - expected) > EPS) fail('fairness_score', {}, `fairness_score ${result.fairness_score} != ${expected}`);
 }
+
+/** One volunteer's wishes met by their shifts (locks included): hours_below_min unrounded. */
+function wishesMet(v: Volunteer, shiftIds: readonly string[], hours: number) {
+  return {
+    preferred_assigned: shiftIds.filter((id) => v.preferred.has(id)).length,
+    avoided_assigned: shiftIds.filter((id) => v.avoided.has(id)).length,
+    hours_below_min: Math.max(0, v.minHours - hours),
+  };
+}
+
+/**
+ * The value of every objective level: slots demanded and filled (per shift and group, at most
+ * the headcount; per priority class too), shifts with every group full, previous assignments
+ * dropped (none: no request field makes them yet), the wishes summed, and the sum of squares.
+ */
+function objectiveSummary(facts: RequestFacts, { byShift, byVolunteer, hours }: Schedule) {
+  const byPriority: Record<string, { demanded: number; filled: number }> = {};
+  let demanded = 0;
+  let filled = 0;
+  let full = 0;
+  for (const s of facts.shifts) {
+    let asked = 0;
+    let complete = true;
+    for (const [g, n] of Object.entries(s.required)) {
+      if (!(n > 0)) continue;
+      const here = Math.min(n, (byShift.get(s.id) ?? []).filter((a) => a.group === g).length);
+      const klass = (byPriority[String(s.priority)] ??= { demanded: 0, filled: 0 });
+      klass.demanded += n;
+      klass.filled += here;
+      asked += n;
+      filled += here;
+      if (here < n) complete = false;
+    }
+    demanded += asked;
+    if (asked > 0 && complete) full++;
+  }
+  let avoided = 0;
+  let preferred = 0;
+  let below = 0;
+  let squares = 0;
+  for (const v of facts.volunteers) {
+    const h = hours.get(v.id) ?? 0;
+    const met = wishesMet(
+      v,
+      byVolunteer.get(v.id)!.map((a) => a.s.id),
+      h,
+    );
+    avoided += met.avoided_assigned;
+    preferred += met.preferred_assigned;
+    below += met.hours_below_min;
+    squares += h * h;
+  }
+  return {
+    demanded_slots: demanded,
+    filled_slots: filled,
+    filled_by_priority: byPriority,
+    fully_staffed_shifts: full,
+    previous_dropped: 0,
+    avoided_assigned: avoided,
+    hours_below_min: round2(below),
+    preferred_assigned: preferred,
+    sum_squared_hours: round2(squares),
+  };
+}
+
+function checkResultSummary(facts: RequestFacts, schedule: Schedule, result: Json, fail: Fail): void {
+  const expected = objectiveSummary(facts, schedule);
+  const given = result.summary ?? {};
+  for (const [key, value] of Object.entries(expected)) {
+    const ok = key === 'filled_by_priority' ? JSON.stringify(sortedKeys(given[key] ?? {})) === JSON.stringify(sortedKeys(value as Json)) : given[key] === value;
+    if (!ok) fail('result_summary', {}, `summary.${key} ${JSON.stringify(given[key])} != ${JSON.stringify(value)}`);
+  }
+}
+
+const sortedKeys = (o: Json): Json => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 
 // ---------------------------------------------------------------------------------------------
 // Conflicts: the short (shift, group) pairs, their counts, their reasons and their suggestions.
@@ -552,6 +644,10 @@ function checkConflicts(facts: RequestFacts, schedule: Schedule, result: Json, o
       }
       const why = detailFalse(d, p, ctx);
       if (why) fail('false_reason', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: ${d.code} ${d.volunteer_id ?? ''}: ${why}`);
+      // A named volunteer who asked to avoid the shift is marked so, and only such a one.
+      const avoids = d.volunteer_id !== undefined && facts.vById.get(d.volunteer_id)?.avoided.has(p.s.id) === true;
+      if ((d.avoided === true) !== avoids || (d.avoided !== undefined && d.avoided !== true))
+        fail('avoided_flag', { ...at, volunteer: d.volunteer_id }, `${p.s.id}/${p.g}: ${d.volunteer_id} avoided is ${d.avoided}, the request says ${avoids}`);
     }
     // Every member outside the shift is kept out by some rule (no slot left while someone is free).
     if (!options.allowIncomplete) {

@@ -43,6 +43,26 @@ export interface Figures {
   checker: number | null;
   peak_mb: number;
   backend: string;
+  /** The wishes met, judged against the request with its wishes (for a nowish- instance, the wished one). */
+  wishes: { avoided: number; hours_below_min: number; preferred: number };
+  /** Objective levels not proven in some subproblem (diagnostics' levels), fairness aside; [] when levels 1-6 are all proven. */
+  unproven: string[];
+  /** Sum over subproblems of the fairness level's value against its bound: value / bound - 1 (0 when proven exactly). */
+  fairness_gap: number | null;
+}
+
+/** Assignments to avoided and preferred shifts and hours short of min_hours, by `request`'s wishes, of a result. */
+function wishesMet(request: ScheduleRequest, result: ScheduleResult): Figures['wishes'] {
+  let avoided = 0;
+  let preferred = 0;
+  let below = 0;
+  for (const v of request.volunteers) {
+    const mine = result.volunteers[v.id]!;
+    avoided += mine.assigned_shifts.filter((id) => v.avoid_shifts?.includes(id)).length;
+    preferred += mine.assigned_shifts.filter((id) => v.preferred_shifts?.includes(id)).length;
+    below += Math.max(0, (v.min_hours ?? 0) - mine.assigned_hours);
+  }
+  return { avoided, hours_below_min: Math.round(below * 100) / 100, preferred };
 }
 
 /** The response with debug=true: the result with its diagnostics, as schedule-service renders them. */
@@ -109,6 +129,14 @@ function lockedSlots(request: ScheduleRequest): number {
   return n;
 }
 
+/** The fairness level's value against its bound, summed over subproblems: value / bound - 1. */
+function fairnessGap(subs: SubproblemDiagnostics[] | undefined): number | null {
+  const fair = (subs ?? []).flatMap((s) => (s.levels ?? []).filter((l) => l.name === 'fairness'));
+  if (fair.length === 0) return null;
+  const bound = fair.reduce((t, l) => t + l.bound, 0);
+  return bound > 0 ? fair.reduce((t, l) => t + l.value, 0) / bound - 1 : 0;
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' } } });
   const [spec, backend = 'highs', limit = '10'] = positionals;
@@ -161,6 +189,9 @@ async function main(): Promise<void> {
     checker: root === resolve(here) ? checkSchedule(request, result).length : null,
     peak_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     backend,
+    wishes: wishesMet(spec.startsWith('nowish-') ? generatedInstance(spec.slice('nowish-'.length))!.request : request, result),
+    unproven: [...new Set((subs ?? []).flatMap((s) => (s.levels ?? []).filter((l) => !l.proven && l.name !== 'fairness').map((l) => l.name)))],
+    fairness_gap: fairnessGap(subs),
   };
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }

@@ -16,8 +16,11 @@ export const EXPLAIN_MIN_MS = 50;
 export const AUGMENT_SHARE = 0.15;
 /** Share of the time left that a level's LP relaxation (its bound) may use. */
 export const LP_SHARE = 0.3;
-/** Share of the time left for each level's MIP: coverage matters most, fairness takes what remains. */
-export const MIP_SHARES = { coverage: 0.85, staffing: 0.4, fairness: 1 } as const;
+/**
+ * Share of the time left for each level's MIP: coverage matters most, fairness takes what
+ * remains. Each level of wishes (avoided, short of min_hours, preferred) gets the wishes' share.
+ */
+export const MIP_SHARES = { coverage: 0.85, staffing: 0.4, wishes: 0.4, fairness: 1 } as const;
 /** A phase with less than this many seconds is not started: no solver finds anything that fast. */
 export const MIN_PHASE_S = 0.02;
 /** The least time limit handed to a solver (HiGHS rounds shorter limits to nothing useful). */

@@ -241,6 +241,12 @@ export function explainShortfall(state: ScheduleState, s: number, group: string,
   blocked.sort((a, b) => relevance(state, shift, a) - relevance(state, shift, b) || a.volunteer - b.volunteer);
   for (const b of blocked.slice(0, MAX_NAMED)) {
     const { detail, sentence } = describe(state, shift, b);
+    // A wish is never a rule: the rule above keeps them out; the wish is why the schedule chose so.
+    if (problem.volunteers[b.volunteer]!.avoided.includes(s)) {
+      reasons.push(`${sentence} They also asked to avoid this shift (avoid_shifts): a wish the schedule keeps wherever coverage and staffing allow.`);
+      details.push({ ...detail, avoided: true });
+      continue;
+    }
     reasons.push(sentence);
     details.push(detail);
   }

@@ -13,6 +13,10 @@
 // mutually conflicting shifts: overlap or rest), day_v<i>_d<n> (shifts starting on day n),
 // staff_s<j> (full only when every slot is filled), fair_v<i> (hours = sum of pieces), cover_fix
 // (one per priority class: cover_fix_p<n> when there are several) and staff_fix.
+// The volunteers' wishes (soft-goals.ts) add, only where some pair or volunteer has them and
+// after everything else (so the model without them is a prefix): short_v<i> (continuous: hours
+// short of min_hours) with its row min_v<i>, and the hold rows avoid_fix, short_fix, pref_fix.
+// Without wishes the model is exactly the one before them.
 import { dailyRows } from '../rules/daily.js';
 import { headcountRows } from '../rules/groups.js';
 import { hoursRows } from '../rules/hours.js';
@@ -21,6 +25,7 @@ import type { RowContext } from '../rules/rows.js';
 import { spacingRows } from '../rules/spacing.js';
 import { rowContext, type Prepared } from './candidates.js';
 import { MipModel, type Objective } from './mip-model.js';
+import { softGoals, type SoftGoals } from './soft-goals.js';
 
 export interface Formulation {
   model: MipModel;
@@ -43,6 +48,34 @@ export interface Formulation {
   staffFixRow: number;
   staffing: Objective;
   fairness: Objective;
+  /** The levels of wishes the subproblem has (objective levels 4 to 6): each its objective and hold row. */
+  wishes: Wishes;
+}
+
+export interface WishLevel {
+  objective: Objective;
+  fixRow: number;
+}
+
+export interface Wishes {
+  goals: SoftGoals;
+  /**
+   * The model as it is without wishes (a prefix of the full one: the wishes' columns and rows
+   * come last), where coverage and staffing solve, exactly as they would without wishes.
+   */
+  base?: MipModel;
+  /**
+   * The wishes' levels' own model: the full model's pairs, locks, rules and staffing, the
+   * shortfall columns and rows, and the hold rows of coverage, staffing and the wishes, without
+   * the fairness pieces (most of the columns: its LPs and MIPs solve several times faster).
+   * `cols`: each of its columns' column in the full model (the first ones are the same);
+   * `rows`: the full model's row to this one's, for rows past the staffing rows.
+   */
+  model?: SubModel;
+  avoided?: WishLevel;
+  /** `cols`: short_v per volunteer (-1 where the volunteer wants no more hours or has no candidate). */
+  short?: WishLevel & { cols: Int32Array };
+  preferred?: WishLevel;
 }
 
 const MAX_PIECES = 64;
@@ -110,6 +143,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   const ruleCols = m.numCols;
   const ruleRows = m.numRows;
   const fullCol = addStaffingRows(b);
+  const [staffCols, staffRows] = [m.numCols, m.numRows];
   const { pieces, fairCosts, step } = addFairnessPieces(b, incumbentLoads);
   const fullCols = [...fullCol].filter((c) => c >= 0);
   const coverFixRows = p.classes.map((priority, k) =>
@@ -120,15 +154,23 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     ),
   );
   const staffFixRow = addSumRow(m, 'staff_fix', fullCols);
+  // The model without wishes ends here; the wishes' columns and rows come after, so it stays a prefix.
+  const [baseCols, baseRows] = [m.numCols, m.numRows];
+  const goals = softGoals(p);
+  const short = goals.uses.short ? addShortfallRows(b, goals) : undefined;
+  const wishes = addWishLevels(b, goals, short?.cols);
   const { coverage, ...rest } = objectives(b, fullCols, fairCosts, step);
+  if (wishes.avoided || wishes.short || wishes.preferred) {
+    wishes.base = m.prefix(baseCols, baseRows);
+    const holds = [...coverFixRows, staffFixRow, ...[wishes.avoided, wishes.short, wishes.preferred].flatMap((w) => (w ? [w.fixRow] : []))];
+    const cols = [...Array.from({ length: staffCols }, (_, j) => j), ...(short ? [...short.cols].filter((c) => c >= 0) : [])];
+    const rows = [...Array.from({ length: staffRows }, (_, r) => r), ...(short?.rows ?? []), ...holds];
+    wishes.model = subModel(m, cols, rows);
+  }
   let cover: Formulation['cover'];
   if (p.classes.length > 1 || sub.groups.length > 1) {
-    const model = m.prefix(ruleCols, ruleRows);
-    const fixRows = coverFixRows.map((row) => {
-      const [from, to] = [m.rowStarts[row]!, m.rowStarts[row + 1]!];
-      return model.addRow(m.rowNames[row]!, -Infinity, Infinity, m.indices.slice(from, to), m.values.slice(from, to));
-    });
-    cover = { model, fixRows };
+    const { model, rows } = copyRows(m, m.prefix(ruleCols, ruleRows), coverFixRows);
+    cover = { model, fixRows: coverFixRows.map((row) => rows.get(row)!) };
   }
   return {
     model: m,
@@ -138,6 +180,7 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     fullCol,
     pieces,
     staffFixRow,
+    wishes,
     coverage: p.classes.map((priority, k) => ({ priority, objective: coverage[k]!, fixRow: coverFixRows[k]! })),
     ...rest,
   };
@@ -156,6 +199,38 @@ function addLegend(p: Prepared, m: MipModel): void {
       `${sName(i)} = shift ${JSON.stringify(s.id)}${several ? ` group ${JSON.stringify(s.group)}` : ''} (${s.hours} h, needs ${s.required}, ${s.locked} locked${s.priority > 1 ? `, priority ${s.priority}` : ''})`,
     ),
   );
+}
+
+/** Part of a model: some of its columns and rows, with where each came from. */
+export interface SubModel {
+  model: MipModel;
+  cols: Int32Array;
+  rows: Map<number, number>;
+}
+
+/** The columns `cols` and rows `rows` of `m` (each row only over those columns), in that order. */
+function subModel(m: MipModel, cols: readonly number[], rows: readonly number[]): SubModel {
+  const model = new MipModel();
+  model.legend.push(...m.legend);
+  const at = new Map<number, number>();
+  for (const c of cols) at.set(c, model.addCol(m.colNames[c]!, m.colLower[c]!, m.colUpper[c]!, m.colInteger[c]!));
+  const where = new Map<number, number>();
+  for (const r of rows) {
+    const [from, to] = [m.rowStarts[r]!, m.rowStarts[r + 1]!];
+    const entries = Array.from(m.indices.slice(from, to), (c) => at.get(c)!);
+    where.set(r, model.addRow(m.rowNames[r]!, m.rowLower[r]!, m.rowUpper[r]!, entries, m.values.slice(from, to)));
+  }
+  return { model, cols: Int32Array.from(cols), rows: where };
+}
+
+/** A prefix of `m` with copies of `rows` of `m` (free), and where each went. */
+function copyRows(m: MipModel, model: MipModel, rows: readonly number[]): { model: MipModel; rows: Map<number, number> } {
+  const where = new Map<number, number>();
+  for (const row of rows) {
+    const [from, to] = [m.rowStarts[row]!, m.rowStarts[row + 1]!];
+    where.set(row, model.addRow(m.rowNames[row]!, -Infinity, Infinity, m.indices.slice(from, to), m.values.slice(from, to)));
+  }
+  return { model, rows: where };
 }
 
 /** A row whose bounds a level sets later (cover_fix, staff_fix): the plain sum of its columns. */
@@ -225,6 +300,50 @@ function addFairnessPieces(
   return { pieces, fairCosts, step };
 }
 
+/**
+ * min_hours: short_v >= what the volunteer still wants minus the hours of their new assignments.
+ * Minimizing the sum of short_v gives the sum of max(0, wanted - hours); later levels may leave
+ * slack in a short_v, never below the true shortfall, so the held sum still bounds the truth.
+ */
+function addShortfallRows({ p, m, vName }: Build, goals: SoftGoals): { cols: Int32Array; rows: number[] } {
+  const cols = new Int32Array(p.sub.volunteers.length).fill(-1);
+  const rows: number[] = [];
+  p.sub.volunteers.forEach((_, vi) => {
+    const wanted = goals.wanted[vi]!;
+    const pairs = p.byVolunteer[vi]!;
+    if (!(wanted > 0) || pairs.length === 0) return;
+    const col = m.addCol(`short_${vName(vi)}`, 0, wanted, false);
+    cols[vi] = col;
+    rows.push(m.addRow(`min_${vName(vi)}`, wanted, Infinity, [col, ...pairs], [1, ...pairs.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours)]));
+  });
+  return { cols, rows };
+}
+
+/** The wishes' objectives and hold rows, for the levels the subproblem has. */
+function addWishLevels({ p, m }: Build, goals: SoftGoals, shortCols: Int32Array | undefined): Wishes {
+  const numPairs = p.candShift.length;
+  const pairsWhere = (flags: Uint8Array): number[] => Array.from({ length: numPairs }, (_, i) => i).filter((pair) => flags[pair] === 1);
+  const level = (name: string, sense: Objective['sense'], cols: number[]): WishLevel => {
+    const fixRow = addSumRow(m, name, cols);
+    const costs = new Float64Array(m.numCols);
+    for (const c of cols) costs[c] = 1;
+    return { objective: { sense, costs }, fixRow };
+  };
+  const wishes: Wishes = { goals };
+  if (goals.uses.avoided) wishes.avoided = level('avoid_fix', 'min', pairsWhere(goals.avoided));
+  if (shortCols)
+    wishes.short = {
+      ...level(
+        'short_fix',
+        'min',
+        [...shortCols].filter((c) => c >= 0),
+      ),
+      cols: shortCols,
+    };
+  if (goals.uses.preferred) wishes.preferred = level('pref_fix', 'max', pairsWhere(goals.preferred));
+  return wishes;
+}
+
 /** 0, step, 2 step, ... up to fineTop, then doubling widths, until `top` is covered. */
 function breakpointsUpTo(top: number, step: number, fineTop: number): number[] {
   const breakpoints = [0];
@@ -289,6 +408,8 @@ export function columnValues(f: Formulation, p: Prepared, x: ArrayLike<number>):
       left -= values[col];
     });
   });
+  const short = f.wishes.short;
+  if (short) short.cols.forEach((col, v) => col >= 0 && (values[col] = Math.max(0, f.wishes.goals.wanted[v]! - (hours[v]! - p.lockedHours[v]!))));
   return values;
 }
 

@@ -1,18 +1,36 @@
 // The objective levels of a subproblem's MIP, in the contract's order (coverage, then staffing,
-// then fairness), and the one runner that solves each the same way: bound it with its LP
+// then the wishes: avoided shifts, hours short of min_hours, preferred shifts; then fairness;
+// level 3, previous assignments, is not built yet and slots in after staffing), and the one runner that solves each the same way: bound it with its LP
 // relaxation, run the MIP from the best schedule so far unless the bound already proves that
 // schedule, accept a better schedule, then hold the level's value while later levels run. A new
 // level is one more entry in LEVELS: its objective, the row that holds it, its value and bound.
 import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
-import { columnValues, fairnessObjective, type Formulation } from './formulate.js';
+import { columnValues, fairnessObjective, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
-import { improveFairness } from './local-search.js';
+import { improveFairness, improveWishes } from './local-search.js';
 import type { Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
+import { avoidedCount, moveKeepsWishes, preferredBound, preferredCount, SHORT_EPS, shortfall, shortfallBound } from './soft-goals.js';
 
-export type PhaseName = 'greedy' | 'augment' | 'coverage_lp' | 'coverage' | 'staffing_lp' | 'staffing' | 'balance' | 'fairness_lp' | 'fairness';
+export type PhaseName =
+  | 'greedy'
+  | 'augment'
+  | 'coverage_lp'
+  | 'coverage'
+  | 'staffing_lp'
+  | 'staffing'
+  | 'wishes'
+  | 'avoided_lp'
+  | 'avoided'
+  | 'short_lp'
+  | 'short'
+  | 'preferred_lp'
+  | 'preferred'
+  | 'balance'
+  | 'fairness_lp'
+  | 'fairness';
 
 /** A phase's outcome in diagnostics: a solver's status, or why the phase did not run to the end. */
 export type PhaseDiagnosticsStatus = PhaseStatus | 'skipped' | 'cancelled';
@@ -51,6 +69,17 @@ export const sum = (x: ArrayLike<number>, n = x.length): number => {
   return t;
 };
 
+/** One objective level as the solve left it (diagnostics): its value, its proven bound, the relative gap, and whether it is proven. */
+export interface LevelDiagnostics {
+  name: 'coverage' | 'staffing' | 'avoided' | 'short' | 'preferred' | 'fairness';
+  /** For a coverage level of several priority classes: the class. */
+  priority?: number;
+  value: number;
+  bound: number;
+  gap: number;
+  proven: boolean;
+}
+
 /** The best schedule so far, with what every level needs to read it. */
 export interface LevelState {
   p: Prepared;
@@ -62,6 +91,8 @@ export interface LevelState {
   fillBound: number;
   budget: Budget;
   phases: PhaseDiagnostics[];
+  /** Each level's outcome, in order, as the runner finishes it. */
+  levels?: LevelDiagnostics[];
   onIncumbent(phase: PhaseName): void;
   /**
    * When set, the levels after coverage (staffing, fairness) keep to their cheap bounds and local
@@ -80,6 +111,8 @@ export interface ObjectiveLevel {
   objective(f: Formulation): Objective;
   /** The row that holds this level's value while later levels run (none for the last level). */
   holdRow?(f: Formulation): number;
+  /** Slack on the held value, for a level of real values (hours) summed in floating point. */
+  holdTolerance?: number;
   /** For a coverage level: its hold row in the coverage model (Formulation.cover), where this level runs when there is one. */
   coverHoldRow?(f: Formulation): number;
   /**
@@ -87,6 +120,11 @@ export interface ObjectiveLevel {
    * then left free): an LP with them solves faster than with one dense row.
    */
   sparseHold?(s: LevelState): Array<[row: number, bounds: [number, number]]> | undefined;
+  /**
+   * The same, used only on the wishes' model (so a request without wishes solves exactly as
+   * before): the held level at its cheap bound as bounds on headcount rows.
+   */
+  wishSparseHold?(s: LevelState): Array<[row: number, bounds: [number, number]]> | undefined;
   /** The level's value for column values `v`. */
   value(s: LevelState, v: ArrayLike<number>): number;
   /** A cheap bound before any solver runs. */
@@ -107,6 +145,12 @@ export interface ObjectiveLevel {
   before?(s: LevelState, bound: number): void;
   /** Records what the level proved. */
   after?(s: LevelState, proven: boolean, bound: number): void;
+  /** Shown in diagnostics even when its cheap bound proves it at once (no LP or MIP phase then). */
+  alwaysShown?: boolean;
+  /** Solved on the wishes' model (Formulation.wishes.model: no fairness pieces). */
+  onWishModel?: boolean;
+  /** A level before the wishes (coverage, staffing): with wishes, solved on the model without them (Formulation.wishes.base), exactly as without wishes. */
+  beforeWishes?: boolean;
 }
 
 /** Integer objectives to maximize: a bound is rounded down, and the value reaching it proves it. */
@@ -131,6 +175,17 @@ function classBound(s: LevelState, k: number): number {
   return total;
 }
 
+/** Headcount rows of the slot kinds `where` says, held at their locks plus `floor` new assignments at least. */
+function slotFloors(s: LevelState, where: (slot: number) => boolean, floor: (slot: number, pairs: number) => number): Array<[number, [number, number]]> {
+  const out: Array<[number, [number, number]]> = [];
+  s.p.byShift.forEach((pairs, slot) => {
+    if (pairs.length === 0 || s.f.headRow[slot]! < 0 || !where(slot)) return;
+    const { required, locked } = s.p.sub.shifts[slot]!;
+    out.push([s.f.headRow[slot]!, [locked + floor(slot, pairs.length), Math.max(required, locked)]]);
+  });
+  return out;
+}
+
 /**
  * Coverage, one level per priority class from the highest (objective level 1 of the contract).
  * With one class it is exactly 2.1's coverage level: the bound it proves is the fill bound.
@@ -149,6 +204,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     objective: (f) => f.coverage[k]!.objective,
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
+    beforeWishes: true,
     value: (s, v) => (single ? sum(v, s.f.numPairs) : filledByClass(s.p, v)[k]!),
     part: (s) => {
       if (s.p.sub.groups.length < 2) return undefined;
@@ -169,6 +225,16 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
       });
       return out;
     },
+    // On the wishes' model, one class filled to its cheap bound is held the same way (measured:
+    // the preferred level's MIP of wishes-festival-150x100 'kitchen' twice as fast).
+    wishSparseHold: (s) =>
+      single && sum(s.x) >= classBound(s, 0)
+        ? slotFloors(
+            s,
+            () => true,
+            (slot, pairs) => Math.min(s.p.demand[slot]!, pairs),
+          )
+        : undefined,
     boundFromMip: true,
     // When the relaxation itself does not finish in time, a MIP on the same model would not
     // either (HiGHS can overrun its limit on such models), so the level keeps what it has.
@@ -191,13 +257,86 @@ export const staffingLevel: ObjectiveLevel = {
   lpPhase: 'staffing_lp',
   mipPhase: 'staffing',
   refines: true,
+  beforeWishes: true,
   mipShare: MIP_SHARES.staffing,
   objective: (f) => f.staffing,
   holdRow: (f) => f.staffFixRow,
   value: (s, v) => fullCount(s.f, v),
   initialBound: (s) => s.f.fullCol.filter((c) => c >= 0).length,
+  // Every slot kind that can be full is: on the wishes' model, each headcount row held at its demand.
+  wishSparseHold: (s) =>
+    fullCount(s.f, s.values) >= s.f.fullCol.filter((c) => c >= 0).length
+      ? slotFloors(
+          s,
+          (slot) => s.f.fullCol[slot]! >= 0,
+          (slot) => s.p.demand[slot]!,
+        )
+      : undefined,
   boundFromMip: false,
   skipNote: 'the LP relaxation did not finish in time',
+};
+
+/** Integer objectives to minimize: a bound is rounded up, and the value reaching it proves it. */
+const minimizeCount = {
+  tighten: (bound: number, reported: number): number => Math.max(bound, Math.ceil(reported - INTEGER_TOL)),
+  proven: (value: number, bound: number): boolean => value <= bound,
+  mipRequest: (bound: number) => ({ absGap: 0.999, relGap: 0, stopAt: bound }),
+};
+
+/** What the three levels of wishes share: each solved to proof within its share of the time. */
+const wishLevel = (wish: (w: Wishes) => WishLevel | undefined) => ({
+  refines: true,
+  mipShare: MIP_SHARES.wishes,
+  objective: (f: Formulation) => wish(f.wishes)!.objective,
+  holdRow: (f: Formulation) => wish(f.wishes)!.fixRow,
+  boundFromMip: true,
+  skipNote: 'the LP relaxation did not finish in time',
+  alwaysShown: true,
+  onWishModel: true,
+  // Transfers and swaps first: they often meet the level's cheap or LP bound, and give the MIP its start.
+  before(s: LevelState) {
+    const t = s.budget.now();
+    const x = improveWishes(s.p, s.x, s.f.wishes.goals, s.budget);
+    if (x.some((b, pair) => b !== s.x[pair])) {
+      s.x = x;
+      s.values = columnValues(s.f, s.p, x);
+      s.onIncumbent('wishes');
+      note(s.phases, 'wishes', 'feasible', null, null, s.budget.now() - t, 'transfers and swaps that meet the wishes better');
+    }
+  },
+});
+
+/** Level 4: the fewest new assignments to shifts their volunteer asked to avoid. */
+export const avoidedLevel: ObjectiveLevel = {
+  ...minimizeCount,
+  ...wishLevel((w) => w.avoided),
+  lpPhase: 'avoided_lp',
+  mipPhase: 'avoided',
+  value: (s, v) => avoidedCount(s.f.wishes.goals, v),
+  initialBound: () => 0,
+};
+
+/** Level 5: the least total of hours short of min_hours (a real number: hours on the shifts' grid). */
+export const shortLevel: ObjectiveLevel = {
+  ...wishLevel((w) => w.short),
+  lpPhase: 'short_lp',
+  mipPhase: 'short',
+  holdTolerance: SHORT_EPS,
+  value: (s, v) => shortfall(s.p, s.f.wishes.goals, v),
+  initialBound: (s) => shortfallBound(s.p, s.f.wishes.goals),
+  tighten: (bound, reported) => Math.max(bound, reported),
+  proven: (value, bound) => value <= bound + SHORT_EPS,
+  mipRequest: (bound) => ({ absGap: SHORT_EPS, relGap: 0, stopAt: bound }),
+};
+
+/** Level 6: the most new assignments to shifts their volunteer asked for. */
+export const preferredLevel: ObjectiveLevel = {
+  ...maximizeCount,
+  ...wishLevel((w) => w.preferred),
+  lpPhase: 'preferred_lp',
+  mipPhase: 'preferred',
+  value: (s, v) => preferredCount(s.f.wishes.goals, v),
+  initialBound: (s) => preferredBound(s.p, s.f.wishes.goals),
 };
 
 export const fairnessLevel: ObjectiveLevel = {
@@ -216,7 +355,9 @@ export const fairnessLevel: ObjectiveLevel = {
   // Local search first: transfers and swaps often land within the gap, and give the MIP its start.
   before(s, bound) {
     const t = s.budget.now();
-    const balanced = improveFairness(s.p, s.x, s.budget);
+    const goals = s.f.wishes.goals;
+    const keep = s.f.wishes.avoided || s.f.wishes.short || s.f.wishes.preferred ? { goals, moveKeepsWishes } : undefined;
+    const balanced = improveFairness(s.p, s.x, s.budget, keep);
     const balancedValues = columnValues(s.f, s.p, balanced);
     if (fairnessObjective(s.f, balancedValues) < fairnessObjective(s.f, s.values) - REAL_TOL) {
       s.x = balanced;
@@ -228,9 +369,14 @@ export const fairnessLevel: ObjectiveLevel = {
   },
 };
 
-/** The levels in the contract's order: each is solved with the ones before it held. */
-export function levelsFor(classes: readonly number[]): ObjectiveLevel[] {
-  return [...coverageLevels(classes), staffingLevel, fairnessLevel];
+/**
+ * The levels in the contract's order: each is solved with the ones before it held. A level of
+ * wishes is there only when the subproblem has that wish (levels nobody uses cost nothing);
+ * level 3 (previous assignments) will go between staffing and the wishes.
+ */
+export function levelsFor(classes: readonly number[], wishes?: Wishes): ObjectiveLevel[] {
+  const wished = [wishes?.avoided && avoidedLevel, wishes?.short && shortLevel, wishes?.preferred && preferredLevel].filter((l) => l !== undefined);
+  return [...coverageLevels(classes), staffingLevel, ...wished, fairnessLevel];
 }
 
 /**
@@ -277,11 +423,11 @@ export function note(
 }
 
 const improves = (sense: Objective['sense'], a: number, b: number): boolean => (sense === 'max' ? a > b + REAL_TOL : a < b - REAL_TOL);
-const reaches = (sense: Objective['sense'], a: number, target: number): boolean => (sense === 'max' ? a >= target - REAL_TOL : a <= target + REAL_TOL);
+const reaches = (sense: Objective['sense'], a: number, target: number, tol = REAL_TOL): boolean => (sense === 'max' ? a >= target - tol : a <= target + tol);
 
 /** Runs the levels in order on one solver session; true when every level is proven. */
 export function runLevels(s: LevelState, backend: SolverBackend): boolean {
-  const order = levelsFor(s.p.classes);
+  const order = levelsFor(s.p.classes, s.f.wishes);
   const levels = new LevelRunner(s, backend, order);
   try {
     let proven = true;
@@ -298,8 +444,12 @@ class LevelRunner {
   private session: SolverSession | undefined;
   /** The session on the coverage model, for the coverage levels of a 2.2 subproblem. */
   private coverSession: SolverSession | undefined;
-  /** Whether the level running solves on the coverage model. */
-  private onCover = false;
+  /** The session on the wishes' model, for the levels of wishes. */
+  private wishSession: SolverSession | undefined;
+  /** The session on the model without wishes, for coverage and staffing of a subproblem with wishes. */
+  private baseSession: SolverSession | undefined;
+  /** Where the level running solves: the full model, the coverage model, the model without wishes or the wishes' model. */
+  private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
 
@@ -312,23 +462,78 @@ class LevelRunner {
   dispose(): void {
     this.session?.dispose();
     this.coverSession?.dispose();
+    this.wishSession?.dispose();
+    this.baseSession?.dispose();
   }
 
-  /** Solves one level with the `held` levels kept at their current values; true when proven. */
+  /** The full model's values (costs, a start) as the model of the level running reads them. */
+  private restrict(full: Float64Array): Float64Array {
+    const { f } = this.s;
+    switch (this.on) {
+      case 'full':
+        return full;
+      case 'cover':
+        return full.subarray(0, f.cover!.model.numCols);
+      case 'base':
+        return full.subarray(0, f.wishes.base!.numCols);
+      case 'wishes':
+        return Float64Array.from(f.wishes.model!.cols, (c) => full[c]!);
+    }
+  }
+
+  /** A row of the full model as the model of the level running has it (undefined: it has none). */
+  private rowOf(row: number): number | undefined {
+    const { f } = this.s;
+    switch (this.on) {
+      case 'base':
+        return row < f.wishes.base!.numRows ? row : undefined;
+      case 'wishes':
+        return f.wishes.model!.rows.get(row) ?? row;
+      default:
+        return row;
+    }
+  }
+
+  /** Solves one level with the `held` levels kept at their current values, and records its outcome; true when proven. */
   run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
+    const { proven, bound } = this.solveLevel(level, held);
+    const { s } = this;
+    const value = level.value(s, s.values);
+    const gap = Math.abs(value - bound) / Math.max(1, Math.abs(value));
+    const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+    (s.levels ??= []).push({
+      name: level.mipPhase as LevelDiagnostics['name'],
+      ...(level.priority !== undefined ? { priority: level.priority } : {}),
+      value: r4(value),
+      bound: r4(bound),
+      gap: r4(gap),
+      proven,
+    });
+    return proven;
+  }
+
+  private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
-    this.onCover = s.f.cover !== undefined && level.coverHoldRow !== undefined;
+    this.on =
+      s.f.cover !== undefined && level.coverHoldRow !== undefined
+        ? 'cover'
+        : level.onWishModel && s.f.wishes.model !== undefined
+          ? 'wishes'
+          : level.beforeWishes && s.f.wishes.base !== undefined
+            ? 'base'
+            : 'full';
     let bound = level.initialBound(s);
     level.before?.(s, bound);
     const rowBounds = this.rowBounds(held);
     const full = level.objective(s.f);
-    const objective = this.onCover ? { sense: full.sense, costs: full.costs.subarray(0, s.f.cover!.model.numCols) } : full;
+    const objective = { sense: full.sense, costs: this.restrict(full.costs) };
     let proven = level.proven(level.value(s, s.values), bound);
+    if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
     if (level.refines && s.localRefinement !== undefined) {
       if (!proven) note(s.phases, level.lpPhase, 'skipped', null, bound, 0, s.localRefinement);
       level.after?.(s, proven, bound);
-      return proven;
+      return { proven, bound };
     }
     let lpFinished = true;
     if (!proven && level.part) {
@@ -350,13 +555,15 @@ class LevelRunner {
     } else if (!proven) {
       const outcome = this.phase(level.mipPhase, { objective, rowBounds, ...level.mipRequest(bound) }, level.mipShare);
       if (outcome) {
-        this.accept(outcome, level, held);
+        const accepted = this.accept(outcome, level, held);
         if (level.boundFromMip && outcome.bound !== null) bound = level.tighten(bound, outcome.bound);
-        proven = outcome.status === 'optimal' || level.proven(level.value(s, s.values), bound);
+        // The MIP's proof holds for the schedule kept: its own (accepted), or one as good.
+        const asGood = outcome.objective !== null && !improves(objective.sense, outcome.objective, level.value(s, s.values));
+        proven = (outcome.status === 'optimal' && (accepted || asGood)) || level.proven(level.value(s, s.values), bound);
       }
     }
     level.after?.(s, proven, bound);
-    return proven;
+    return { proven, bound };
   }
 
   /**
@@ -392,16 +599,17 @@ class LevelRunner {
     const { s } = this;
     const bounds = new Map<number, [number, number]>();
     for (const level of this.levels) {
-      if (this.onCover && !level.coverHoldRow) continue;
-      const row = this.onCover ? level.coverHoldRow!(s.f) : level.holdRow?.(s.f);
+      if (this.on === 'cover' && !level.coverHoldRow) continue;
+      const fullRow = level.holdRow?.(s.f);
+      const row = this.on === 'cover' ? level.coverHoldRow!(s.f) : fullRow === undefined ? undefined : this.rowOf(fullRow);
       if (row === undefined) continue;
-      const sparse = held.includes(level) ? level.sparseHold?.(s) : undefined;
+      const sparse = held.includes(level) ? (level.sparseHold?.(s) ?? (this.on === 'wishes' ? level.wishSparseHold?.(s) : undefined)) : undefined;
       if (!held.includes(level)) bounds.set(row, [-Infinity, Infinity]);
       else if (sparse) {
         bounds.set(row, [-Infinity, Infinity]);
         for (const [r, b] of sparse) bounds.set(r, b);
-      } else if (level.objective(s.f).sense === 'max') bounds.set(row, [level.value(s, s.values), Infinity]);
-      else bounds.set(row, [-Infinity, level.value(s, s.values)]);
+      } else if (level.objective(s.f).sense === 'max') bounds.set(row, [level.value(s, s.values) - (level.holdTolerance ?? 0), Infinity]);
+      else bounds.set(row, [-Infinity, level.value(s, s.values) + (level.holdTolerance ?? 0)]);
     }
     return bounds;
   }
@@ -413,8 +621,18 @@ class LevelRunner {
     if (!v || outcome.status === 'infeasible' || outcome.status === 'error') return false;
     const candidate = v.subarray(0, s.f.numPairs);
     if (checkAssignment(s.p, candidate) !== undefined) return false;
-    const keeps = held.every((h) => reaches(h.objective(s.f).sense, h.value(s, v), h.value(s, s.values)));
-    if (!keeps || !improves(level.objective(s.f).sense, level.value(s, v), level.value(s, s.values))) return false;
+    // On the wishes' model the held levels may be held by headcount rows alone (wishSparseHold),
+    // leaving full_s free: read every level off the assignment itself.
+    const w =
+      this.on === 'wishes'
+        ? columnValues(
+            s.f,
+            s.p,
+            Uint8Array.from(candidate, (c) => (c > 0.5 ? 1 : 0)),
+          )
+        : v;
+    const keeps = held.every((h) => reaches(h.objective(s.f).sense, h.value(s, w), h.value(s, s.values), h.holdTolerance));
+    if (!keeps || !improves(level.objective(s.f).sense, level.value(s, w), level.value(s, s.values))) return false;
     s.x = greedyFill(s.p, Uint8Array.from(candidate));
     s.values = columnValues(s.f, s.p, s.x);
     s.onIncumbent(level.mipPhase);
@@ -441,11 +659,13 @@ class LevelRunner {
     let session: SolverSession;
     let start: Float64Array = s.values;
     if (own) session = own.session;
-    else if (this.onCover) {
-      const { model } = s.f.cover!;
-      session = this.coverSession ??= this.backend.open(model);
-      start = s.values.subarray(0, model.numCols);
-    } else session = this.session ??= this.backend.open(s.f.model);
+    else {
+      if (this.on === 'cover') session = this.coverSession ??= this.backend.open(s.f.cover!.model);
+      else if (this.on === 'wishes') session = this.wishSession ??= this.backend.open(s.f.wishes.model!.model);
+      else if (this.on === 'base') session = this.baseSession ??= this.backend.open(s.f.wishes.base!);
+      else session = this.session ??= this.backend.open(s.f.model);
+      start = this.restrict(s.values);
+    }
     const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;

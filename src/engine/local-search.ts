@@ -1,6 +1,7 @@
 // Fast improvements in plain code, before (and often instead of) a MIP: ejection moves that fill
-// one more slot by moving a volunteer's shift to someone else, and transfers and swaps that
-// even out hours without changing which slots are filled. Deterministic: fixed scan order and
+// one more slot by moving a volunteer's shift to someone else, transfers and swaps that meet the
+// volunteers' wishes better, and transfers and swaps that even out hours, neither changing
+// which slots are filled. Deterministic: fixed scan order and
 // move caps, never the clock, decide where they stop (the budget only guards the deadline and
 // cancellation).
 import { HOURS_EPS } from '../rules/hours.js';
@@ -9,6 +10,7 @@ import type { Roster } from '../rules/roster.js';
 import type { Budget } from './budget.js';
 import { placementOf, type Prepared } from './candidates.js';
 import { rosterOf } from './greedy.js';
+import { SHORT_EPS, type SoftGoals, type moveKeepsWishes } from './soft-goals.js';
 import type { SubShift } from './subproblem.js';
 
 /** Hours are compared with the hours rule's tolerance. */
@@ -173,13 +175,22 @@ function augment(st: LocalState, s: number, depth: number, visited: Visited, bud
   return false;
 }
 
+/** The wishes a move must keep (after their levels ran), and the test that says whether it does. */
+export interface KeepWishes {
+  goals: SoftGoals;
+  moveKeepsWishes: typeof moveKeepsWishes;
+}
+
 /**
  * Evens out hours without changing how many slots each shift has: transfers (a shift moves
  * from a busier to a less busy volunteer) and swaps (two volunteers exchange shifts of
- * different lengths), each strictly lowering the sum of squared hours.
+ * different lengths), each strictly lowering the sum of squared hours. With `keep`, a move is
+ * made only when no wish ends less well met (fewer avoided, less short, more preferred).
  */
-export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxPasses = 50): Uint8Array {
+export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep?: KeepWishes, maxPasses = 50): Uint8Array {
   const st = new LocalState(p, x);
+  const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
+  const keeps = (out: number[], into: number[]): boolean => !keep || keep.moveKeepsWishes(p, keep.goals, out, into, newLoad);
   const nS = p.sub.shifts.length;
   // Pair of (volunteer, shift), or -1: an O(1) lookup for swaps.
   const pairOf = new Map<number, number>();
@@ -200,7 +211,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
         for (const to of pairs) {
           const b = p.candVolunteer[to]!;
           if (b === a || st.x[to] || !(st.load(b) < bestLoad)) continue;
-          if (!st.canTake(to)) continue;
+          if (!st.canTake(to) || !keeps([from], [to])) continue;
           best = to;
           bestLoad = st.load(b);
         }
@@ -232,7 +243,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
             const aPairForS2 = pairOf.get(a * nS + s2);
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
             // Each can hold their new shift once they give up the old one (two volunteers: the checks are independent).
-            if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair)) {
+            if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair) && keeps([aPair, bPair], [aPairForS2, bPairForS1])) {
               st.unassign(aPair);
               st.unassign(bPair);
               st.assign(aPairForS2);
@@ -241,6 +252,99 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, maxP
               done = true;
               break;
             }
+          }
+        }
+      }
+    }
+    if (!improved) break;
+  }
+  return st.x;
+}
+
+/** A change of the wishes' levels by a move: assignments to avoided shifts, hours short, assignments to preferred shifts. */
+interface WishDelta {
+  avoided: number;
+  short: number;
+  preferred: number;
+}
+
+/** Whether a move's change is better for the wishes in their order: fewer avoided, then less short, then more preferred. */
+function betterForWishes(d: WishDelta, eps: number): boolean {
+  if (d.avoided !== 0) return d.avoided < 0;
+  if (Math.abs(d.short) > eps) return d.short < 0;
+  return d.preferred > 0;
+}
+
+/**
+ * Meets the wishes better without changing how many slots each slot kind has (so coverage and
+ * staffing stay as they are): transfers (a shift moves to another volunteer of its slot kind)
+ * and swaps (two volunteers exchange shifts), each making the wishes strictly better in their
+ * order (fewer avoided, then fewer hours short, then more preferred). It gives the MIPs of the
+ * wishes' levels their start, and often meets their LP bounds outright.
+ */
+export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budget: Budget, maxPasses = 20): Uint8Array {
+  const st = new LocalState(p, x);
+  const nS = p.sub.shifts.length;
+  const pairOf = new Map<number, number>();
+  for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
+  const hoursOf = (pair: number): number => p.sub.shifts[p.candShift[pair]!]!.hours;
+  const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
+  const short = (v: number, load: number): number => Math.max(0, goals.wanted[v]! - load);
+  /** The change of giving up `out` and taking `into` (pairs of at most two volunteers). */
+  const delta = (out: readonly number[], into: readonly number[]): WishDelta => {
+    const d: WishDelta = { avoided: 0, short: 0, preferred: 0 };
+    const change = new Map<number, number>();
+    for (const pair of out) {
+      d.avoided -= goals.avoided[pair]!;
+      d.preferred -= goals.preferred[pair]!;
+      const v = p.candVolunteer[pair]!;
+      change.set(v, (change.get(v) ?? 0) - hoursOf(pair));
+    }
+    for (const pair of into) {
+      d.avoided += goals.avoided[pair]!;
+      d.preferred += goals.preferred[pair]!;
+      const v = p.candVolunteer[pair]!;
+      change.set(v, (change.get(v) ?? 0) + hoursOf(pair));
+    }
+    for (const [v, h] of change) d.short += short(v, newLoad(v) + h) - short(v, newLoad(v));
+    return d;
+  };
+  for (let pass = 0; pass < maxPasses && !budget.expired(); pass++) {
+    let improved = false;
+    for (let s = 0; s < nS && !budget.expired(); s++) {
+      for (const from of p.byShift[s]!) {
+        if (!st.x[from]) continue;
+        for (const to of p.byShift[s]!) {
+          if (st.x[to] || p.candVolunteer[to] === p.candVolunteer[from] || !st.canTake(to)) continue;
+          if (!betterForWishes(delta([from], [to]), SHORT_EPS)) continue;
+          st.unassign(from);
+          st.assign(to);
+          improved = true;
+          break;
+        }
+      }
+    }
+    for (let s1 = 0; s1 < nS && !budget.expired(); s1++) {
+      for (const aPair of p.byShift[s1]!) {
+        if (!st.x[aPair]) continue;
+        const a = p.candVolunteer[aPair]!;
+        let done = false;
+        for (const bPairForS1 of p.byShift[s1]!) {
+          if (done) break;
+          const b = p.candVolunteer[bPairForS1]!;
+          if (b === a || st.x[bPairForS1]) continue;
+          for (const bPair of st.assignedPairs(b)) {
+            const aPairForS2 = pairOf.get(a * nS + p.candShift[bPair]!);
+            if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
+            if (!betterForWishes(delta([aPair, bPair], [aPairForS2, bPairForS1]), SHORT_EPS)) continue;
+            if (!st.canTake(aPairForS2, aPair) || !st.canTake(bPairForS1, bPair)) continue;
+            st.unassign(aPair);
+            st.unassign(bPair);
+            st.assign(aPairForS2);
+            st.assign(bPairForS1);
+            improved = true;
+            done = true;
+            break;
           }
         }
       }

@@ -40,7 +40,7 @@ export interface EngineOutput {
   /** The result with Maps for assigned_shifts and volunteers (request order); see toOrderedJson. */
   result: Omit<ScheduleResult, 'assigned_shifts' | 'volunteers'> & {
     assigned_shifts: Map<string, string[]>;
-    volunteers: Map<string, { assigned_hours: number; assigned_shifts: string[] }>;
+    volunteers: Map<string, ScheduleResult['volunteers'][string]>;
   };
   status: 'optimal' | 'feasible';
   /** The solve was cancelled: the result is the best found until then. */
@@ -239,10 +239,14 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     if (short) unfilled.push(s.id);
   }
   const hours = volunteers.map((v) => roster.hours(v.index));
-  const summaries = new Map<string, { assigned_hours: number; assigned_shifts: string[] }>();
+  const summaries: EngineOutput['result']['volunteers'] = new Map();
   for (const v of volunteers) {
     const chrono = [...roster.placements(v.index)].sort((a, b) => a.start - b.start || a.end - b.end || a.index - b.index);
-    summaries.set(v.id, { assigned_hours: Math.round(hours[v.index]! * 100) / 100, assigned_shifts: chrono.map((p) => p.id) });
+    summaries.set(v.id, {
+      assigned_hours: round2(hours[v.index]!),
+      assigned_shifts: chrono.map((p) => p.id),
+      ...wishesMet(v, chrono, hours[v.index]!),
+    });
   }
   return {
     assigned_shifts: assigned,
@@ -252,5 +256,62 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     volunteers: summaries,
     warnings,
     roster: rosterOut,
+    summary: summarize(problem, inShift, summaries, hours),
+  };
+}
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** How well one volunteer's wishes are met by their shifts (locks included). */
+function wishesMet(v: Problem['volunteers'][number], shifts: readonly Placement[], hours: number) {
+  const count = (ids: readonly number[]): number => (ids.length === 0 ? 0 : shifts.filter((p) => ids.includes(p.index)).length);
+  return { preferred_assigned: count(v.preferred), avoided_assigned: count(v.avoided), hours_below_min: round2(Math.max(0, v.minHours - hours)) };
+}
+
+/** The value of every objective level (CONTRACT.md section 11), from the schedule as it stands. */
+function summarize(
+  problem: Problem,
+  inShift: ReadonlyArray<ReadonlyArray<{ group: string | null }>>,
+  summaries: EngineOutput['result']['volunteers'],
+  hours: readonly number[],
+): ScheduleResult['summary'] {
+  let demanded = 0;
+  let filled = 0;
+  let full = 0;
+  const byPriority: ScheduleResult['summary']['filled_by_priority'] = {};
+  for (const s of problem.shifts) {
+    let asked = 0;
+    let short = false;
+    for (const [group, required] of s.required) {
+      if (required <= 0) continue;
+      const here = Math.min(required, inShift[s.index]!.filter((h) => h.group === group).length);
+      const klass = (byPriority[String(s.priority)] ??= { demanded: 0, filled: 0 });
+      klass.demanded += required;
+      klass.filled += here;
+      asked += required;
+      filled += here;
+      if (here < required) short = true;
+    }
+    demanded += asked;
+    if (asked > 0 && !short) full++;
+  }
+  let avoided = 0;
+  let preferred = 0;
+  let below = 0;
+  for (const v of summaries.values()) {
+    avoided += v.avoided_assigned;
+    preferred += v.preferred_assigned;
+  }
+  for (const v of problem.volunteers) below += Math.max(0, v.minHours - hours[v.index]!);
+  return {
+    demanded_slots: demanded,
+    filled_slots: filled,
+    filled_by_priority: byPriority,
+    fully_staffed_shifts: full,
+    previous_dropped: 0,
+    avoided_assigned: avoided,
+    hours_below_min: round2(below),
+    preferred_assigned: preferred,
+    sum_squared_hours: round2(hours.reduce((t, h) => t + h * h, 0)),
   };
 }

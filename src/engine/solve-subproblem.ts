@@ -7,7 +7,7 @@ import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, type Budget } from './bud
 import { prepare, type Prepared } from './candidates.js';
 import { columnValues, formulate, type Formulation } from './formulate.js';
 import { bestGreedyFill, greedyFill } from './greedy.js';
-import { note, runLevels, sum, type LevelState, type PhaseDiagnostics, type PhaseName } from './levels.js';
+import { note, runLevels, sum, type LevelDiagnostics, type LevelState, type PhaseDiagnostics, type PhaseName } from './levels.js';
 import { improveCoverage, improveFairness } from './local-search.js';
 import type { Assignment, SubproblemIncumbent } from './subproblem-runner.js';
 import { mostWithinDays } from '../rules/daily.js';
@@ -27,6 +27,8 @@ export interface SubproblemDiagnostics {
   fill_bound: number;
   status: 'optimal' | 'feasible';
   phases: PhaseDiagnostics[];
+  /** Each objective level's value, bound, gap and proof, in order (when the MIP levels ran). */
+  levels?: LevelDiagnostics[];
   ms: number;
   lp?: string;
 }
@@ -95,7 +97,7 @@ const roundPhase = (ph: PhaseDiagnostics): PhaseDiagnostics => ({ ...ph, objecti
 const status = (proven: boolean): 'optimal' | 'feasible' => (proven ? 'optimal' : 'feasible');
 
 /** The schedule a subproblem ends with. */
-type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound'>;
+type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound' | 'levels'>;
 
 export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): SubproblemResult {
   const { budget } = options;
@@ -184,6 +186,7 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
     fill_bound: end.fillBound,
     status: status(proven),
     phases: phases.map(roundPhase),
+    ...(end.levels ? { levels: end.levels } : {}),
     ms: budget.now() - started,
     ...(options.lpText && f ? { lp: f.model.toLpText(f.coverage[0]!.objective) } : {}),
   };

@@ -118,6 +118,9 @@ export function plainVolunteer(index: number, id: string, group: string, capHour
     unavailable: [],
     restHours: 0,
     maxShiftsPerDay: Infinity,
+    preferred: [],
+    avoided: [],
+    minHours: 0,
     locks: [],
   };
 }

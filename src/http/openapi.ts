@@ -59,7 +59,8 @@ const API_ERRORS: Json = {
 /**
  * Request examples shown with POST /api/schedule and /api/validate. `rules` is examples/request.json
  * (a test keeps the two equal): a festival day in Chicago with every 2.2 rule in play, its
- * times written as Chicago wall-clock times under the top-level timezone.
+ * times written as Chicago wall-clock times under the top-level timezone. `wishes` is
+ * examples/wishes.json (also kept equal): preferred and avoided shifts and min_hours.
  */
 export const REQUEST_EXAMPLES: Record<string, { summary: string; description: string; value: Json }> = {
   rules: {
@@ -97,6 +98,24 @@ export const REQUEST_EXAMPLES: Record<string, { summary: string; description: st
       unassigned_shifts: [{ id: 'sat-am', start: '2026-06-06T08:00:00Z', end: '2026-06-06T12:00:00Z', required_groups: { kitchen: 2 } }],
     },
   },
+  wishes: {
+    summary: 'Preferred and avoided shifts, and the hours a volunteer hopes for',
+    description:
+      'examples/wishes.json. Wishes, never rules: after filling slots and staffing shifts, the schedule gives the fewest avoided shifts, then the fewest hours short of min_hours, then the most preferred shifts, before even hours. Dee hopes for 6 hours but may work 4 (a warning says so).',
+    value: {
+      volunteers: [
+        { id: 'v1', name: 'Ana Ruiz', group: 'kitchen', max_hours: 8, preferred_shifts: ['sat-am'], min_hours: 8 },
+        { id: 'v2', name: 'Ben Ode', group: 'kitchen', max_hours: 8, avoid_shifts: ['sat-late'] },
+        { id: 'v3', name: 'Cy Park', group: 'kitchen', max_hours: 12, preferred_shifts: ['sat-late'], min_hours: 6 },
+        { id: 'v4', name: 'Dee Lind', group: 'kitchen', max_hours: 4, avoid_shifts: ['sat-am'], min_hours: 6 },
+      ],
+      unassigned_shifts: [
+        { id: 'sat-am', start: '2026-06-06T08:00:00Z', end: '2026-06-06T12:00:00Z', required_groups: { kitchen: 2 } },
+        { id: 'sat-pm', start: '2026-06-06T12:00:00Z', end: '2026-06-06T16:00:00Z', required_groups: { kitchen: 2 } },
+        { id: 'sat-late', start: '2026-06-06T18:00:00Z', end: '2026-06-06T22:00:00Z', required_groups: { kitchen: 1 } },
+      ],
+    },
+  },
 };
 
 /** The JSON request body of POST /api/schedule and /api/validate: the schema file, with the examples above. */
@@ -106,7 +125,7 @@ const JSON_REQUEST_BODY: Json = { required: true, content: { 'application/json':
 const CSV_DATES =
   'Dates and times, wall-clock times in timezone, in one of three forms, one form per file: "M/D/YYYY h:mm AM|PM" (12-hour, month first), "M/D/YYYY H:MM" (24-hour, as Excel exports it in the US and the UK: day first or month first as the whole upload proves it, a number over 12 being a day; an upload whose order cannot be told, or that shows both orders, is refused) or "YYYY-MM-DD HH:MM" (ISO; seconds and a T separator accepted). One-digit month, day and hour are accepted.';
 const VOLUNTEER_COLUMNS =
-  'Volunteers CSV: Name, Group, Max Hours (a number, 999 for unlimited); optional ID, Additional Groups ("driver, kitchen"), Available and Unavailable (windows separated by ";", each "start - end", such as "6/6/2026 8:00 AM - 6/6/2026 5:00 PM", "2026-06-06 22:00 - 2026-06-07 02:00", or with the end as a time of day alone, "6/6/2026 8:00 AM - 5:00 PM" or "2026-06-06 22:00 - 02:00", an end before the start meaning the next day), Min Rest Hours, Max Shifts Per Day (a blank cell: not given); Email and Phone are read and ignored. ' +
+  'Volunteers CSV: Name, Group, Max Hours (a number, 999 for unlimited); optional ID, Additional Groups ("driver, kitchen"), Available and Unavailable (windows separated by ";", each "start - end", such as "6/6/2026 8:00 AM - 6/6/2026 5:00 PM", "2026-06-06 22:00 - 2026-06-07 02:00", or with the end as a time of day alone, "6/6/2026 8:00 AM - 5:00 PM" or "2026-06-06 22:00 - 02:00", an end before the start meaning the next day), Min Rest Hours, Max Shifts Per Day (a blank cell: not given); Preferred Shifts and Avoid Shifts (shifts separated by ";", each an ID of the shifts file or the Name of exactly one shift: wishes, never rules) and Min Hours (hours hoped for, a target); Email and Phone are read and ignored. ' +
   CSV_DATES;
 const SHIFT_COLUMNS =
   'Shifts CSV: Name, Start, End (such as "6/6/2026 7:00 AM", "6/6/2026 19:30" or "2026-06-06 19:30"), Groups ("kitchen:2, bar:1"); optional ID, Priority (1 to 5, higher filled first; blank or absent: 1) and Locked Volunteers (the volunteers already promised the shift, by ID or Name, separated by ";"; kept as locked assignments). ' +

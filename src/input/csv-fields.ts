@@ -1,5 +1,5 @@
 // The numbers a spreadsheet upload carries as text, in cells (Min Rest Hours, Max Shifts Per Day,
-// Priority) and in the multipart text fields min_rest_hours and max_shifts_per_day, each read
+// Min Hours, Priority) and in the multipart text fields min_rest_hours and max_shifts_per_day, each read
 // against the range the schemas allow, with a message that says what is expected.
 import { clip } from './entry-caps.js';
 
@@ -13,6 +13,12 @@ export interface NumberRule {
 
 export const MIN_REST_HOURS: NumberRule = { integer: false, min: 0, max: 48, expected: 'a number of hours from 0 to 48, such as 10' };
 export const MAX_SHIFTS_PER_DAY: NumberRule = { integer: true, min: 1, max: 100_000, expected: 'a whole number of shifts from 1 to 100000, such as 2' };
+export const MIN_HOURS: NumberRule = {
+  integer: false,
+  min: 0,
+  max: 100_000,
+  expected: 'a number of hours from 0 to 100000, such as 6 (a target, never a limit)',
+};
 export const PRIORITY: NumberRule = { integer: true, min: 1, max: 5, expected: 'a whole number from 1 (the default) to 5, where 5 is filled first, such as 3' };
 
 /** A non-blank text as the number `rule` allows, or a message naming `label`. */

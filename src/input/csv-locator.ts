@@ -34,6 +34,9 @@ const COLUMN_OF: Record<CsvFile, ReadonlyMap<string, string>> = {
     ['unavailable', 'Unavailable'],
     ['min_rest_hours', 'Min Rest Hours'],
     ['max_shifts_per_day', 'Max Shifts Per Day'],
+    ['preferred_shifts', 'Preferred Shifts'],
+    ['avoid_shifts', 'Avoid Shifts'],
+    ['min_hours', 'Min Hours'],
   ]),
   shifts: new Map([
     ['start', 'Start'],

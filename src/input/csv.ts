@@ -9,7 +9,7 @@
 // and the result's locator takes validation's pointers back to the cells.
 import { parse } from 'csv-parse/sync';
 import type { CsvError, ScheduleRequest, Volunteer, Warning } from '../types/schema-types.js';
-import { type CsvRules, MAX_SHIFTS_PER_DAY, MIN_REST_HOURS, type NumberRule, PRIORITY, readNumber } from './csv-fields.js';
+import { type CsvRules, MAX_SHIFTS_PER_DAY, MIN_HOURS, MIN_REST_HOURS, type NumberRule, PRIORITY, readNumber } from './csv-fields.js';
 import { type DateReading, DateSurvey } from './csv-dates.js';
 import { byPlace, CsvLocator } from './csv-locator.js';
 import { NameSuggester } from './did-you-mean.js';
@@ -56,6 +56,9 @@ const COLUMNS: Record<CsvFile, Column[]> = {
     { name: 'Unavailable', required: false },
     { name: 'Min Rest Hours', required: false },
     { name: 'Max Shifts Per Day', required: false },
+    { name: 'Preferred Shifts', required: false },
+    { name: 'Avoid Shifts', required: false },
+    { name: 'Min Hours', required: false },
   ],
   shifts: [
     { name: 'Name', required: true },
@@ -316,6 +319,7 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   for (const e of dates.errors) errors.push(e);
   const volunteers = sheets.volunteers ? volunteerRows(sheets.volunteers, clock, dates.readings.volunteers, found) : [];
   const locks = sheets.shifts ? lockedVolunteers(sheets.shifts, volunteers, errors) : [];
+  if (sheets.volunteers && sheets.shifts) wishedShifts(sheets.volunteers, sheets.shifts, volunteers, errors);
   const request: ScheduleRequest = {
     volunteers,
     unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, dates.readings.shifts, found) : [],
@@ -424,7 +428,52 @@ function volunteerRules(
   if (rest !== undefined) out.min_rest_hours = rest;
   const perDay = numberCell(cells, 'Max Shifts Per Day', MAX_SHIFTS_PER_DAY, err);
   if (perDay !== undefined) out.max_shifts_per_day = perDay;
+  const minHours = numberCell(cells, 'Min Hours', MIN_HOURS, err);
+  if (minHours !== undefined) out.min_hours = minHours;
   return out;
+}
+
+const WISH_COLUMNS = [
+  ['Preferred Shifts', 'preferred_shifts'],
+  ['Avoid Shifts', 'avoid_shifts'],
+] as const;
+
+/**
+ * The Preferred Shifts and Avoid Shifts cells of the volunteers file (JSON's preferred_shifts and
+ * avoid_shifts), entries separated by ";", each a shift's ID or the Name of exactly one shift, as
+ * Locked Volunteers names volunteers. A Name several shifts share is an error at the cell; an
+ * entry that names no shift is kept as written, and validation warns about it at the cell (a
+ * wish, like the JSON field: an unknown id is ignored, not refused).
+ */
+function wishedShifts(volunteers: IdentifiedSheet, shifts: IdentifiedSheet, rows: ScheduleRequest['volunteers'], errors: CappedList<CsvError>): void {
+  if (!WISH_COLUMNS.some(([column]) => volunteers.sheet.headers.has(column))) return;
+  const ids = new Set(shifts.ids);
+  const byName = new Map<string, string[]>();
+  shifts.sheet.rows.forEach(({ cells }, i) => {
+    const name = cells.get('Name');
+    if (name) byName.set(name, [...(byName.get(name) ?? []), shifts.ids[i]!]);
+  });
+  volunteers.sheet.rows.forEach(({ cells }, i) => {
+    const err = cellError('volunteers', volunteers, i, errors);
+    for (const [column, field] of WISH_COLUMNS) {
+      const cell = cells.get(column) ?? '';
+      if (cell === '') continue;
+      const out: string[] = [];
+      for (const entry of cell.split(';').map((e) => e.trim())) {
+        if (entry === '') continue;
+        const byThisName = byName.get(entry) ?? [];
+        if (byThisName.length > 1) {
+          err(
+            column,
+            `${column} names ${quote(entry)}, the Name of ${byThisName.length} shifts (${byThisName.map((x) => quote(x)).join(', ')}); write the ID of the one meant.`,
+          );
+          continue;
+        }
+        out.push(ids.has(entry) ? entry : (byThisName[0] ?? entry));
+      }
+      if (out.length > 0) rows[i]![field] = out;
+    }
+  });
 }
 
 /** A bad cell of a row: its file, row, column as written, the row's id where it has one. */

@@ -39,6 +39,12 @@ export interface Volunteer {
   restHours: number;
   /** Most shifts starting on one calendar day of the rules' time zone; Infinity for no limit. */
   maxShiftsPerDay: number;
+  /** preferred_shifts as shift request indexes, ascending, each once (unknown ids dropped). */
+  preferred: readonly number[];
+  /** avoid_shifts, the same way. */
+  avoided: readonly number[];
+  /** min_hours: a target, never a rule (0 when absent). */
+  minHours: number;
 }
 
 export interface Shift {
@@ -144,6 +150,7 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
   // Times without Z or an offset are read in the request's timezone (validation saw to it that there is one).
   const reading = request.timezone === undefined ? undefined : new ZoneClock(request.timezone);
   const window = (w: { start: string; end: string }, what: string): TimeWindow => readWindow(w, what, reading);
+  const shiftIndex = new Map(request.unassigned_shifts.map((s, i) => [s.id, i]));
   const volunteers: Volunteer[] = request.volunteers.map((v, index) => ({
     index,
     id: v.id,
@@ -156,6 +163,9 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
     unavailable: (v.unavailable ?? []).map((w, i) => window(w, `volunteer ${index} unavailable ${i}`)).sort((a, b) => a.start - b.start || a.end - b.end),
     restHours: v.min_rest_hours ?? rules.minRestHours,
     maxShiftsPerDay: v.max_shifts_per_day ?? rules.maxShiftsPerDay,
+    preferred: shiftIndexes(v.preferred_shifts, shiftIndex),
+    avoided: shiftIndexes(v.avoid_shifts, shiftIndex),
+    minHours: v.min_hours ?? 0,
   }));
   const clock = new ZoneClock(rules.timezone);
   const shifts: Shift[] = request.unassigned_shifts.map((s, index) => {
@@ -173,6 +183,17 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
   });
   const zone = request.timezone ?? request.rules?.timezone ?? 'UTC';
   return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), rules, zone };
+}
+
+/** Shift ids as request indexes, ascending and each once; an id no shift has is dropped (validation warned). */
+function shiftIndexes(ids: readonly string[] | undefined, shiftIndex: ReadonlyMap<string, number>): number[] {
+  if (!ids || ids.length === 0) return [];
+  const out = new Set<number>();
+  for (const id of ids) {
+    const i = shiftIndex.get(id);
+    if (i !== undefined) out.add(i);
+  }
+  return [...out].sort((a, b) => a - b);
 }
 
 function readWindow(w: { start: string; end: string }, what: string, clock: ZoneClock | undefined): TimeWindow {

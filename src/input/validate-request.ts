@@ -39,6 +39,10 @@ const EXPECTED: Record<string, string> = {
   'volunteer.unavailable': `an array of time windows such as [${WINDOW_EXAMPLE}]`,
   'volunteer.min_rest_hours': REST_HOURS,
   'volunteer.max_shifts_per_day': SHIFTS_PER_DAY,
+  'volunteer.preferred_shifts': 'an array of shift ids such as ["sat-am", "sun-am"]',
+  'volunteer.avoid_shifts': 'an array of shift ids such as ["sat-late"]',
+  'volunteer.wished_shift': 'the id of a shift in unassigned_shifts, such as "sat-am"',
+  'volunteer.min_hours': 'a number of hours from 0 to 100000, such as 6 (a target, never a limit)',
   window: `an object such as ${WINDOW_EXAMPLE}`,
   'window.start': 'a date-time such as "2026-06-06T08:00:00Z" or "2026-06-06T03:00:00-05:00"',
   'window.end': 'a date-time such as "2026-06-06T20:00:00Z" or "2026-06-06T15:00:00-05:00"',
@@ -63,6 +67,7 @@ const EXPECTED: Record<string, string> = {
 const RANGE_KINDS = new Set(['volunteer.min_rest_hours', 'volunteer.max_shifts_per_day', 'rules.min_rest_hours', 'rules.max_shifts_per_day', 'shift.priority']);
 
 const WINDOW_LISTS = new Set(['available', 'unavailable']);
+const WISH_LISTS = new Set(['preferred_shifts', 'avoid_shifts']);
 
 const COLLECTION_KIND: Record<string, string> = {
   volunteers: 'volunteer',
@@ -89,6 +94,7 @@ function fieldOf(segments: string[]): Field {
   }
   if (item === 'volunteer' && key !== undefined) {
     if (prop === 'additional_groups') return { kind: 'volunteer.additional_group', label: `additional_groups[${key}]` };
+    if (WISH_LISTS.has(prop)) return { kind: 'volunteer.wished_shift', label: `${prop}[${key}]` };
     if (WINDOW_LISTS.has(prop))
       return sub === undefined ? { kind: 'window', label: `${prop}[${key}]` } : { kind: `window.${sub}`, label: `${prop}[${key}].${sub}` };
   }
@@ -385,6 +391,64 @@ function checkWindows(body: Obj, out: Findings, clock: RequestClock): void {
       windows.forEach((w, j) => {
         if (isObject(w)) checkSpan(w, ['volunteers', i, list, j], `${list}[${j}].`, 'window', out, clock);
       });
+    }
+  }
+}
+
+/**
+ * preferred_shifts, avoid_shifts and min_hours (wishes, never rules): an id no shift has is a
+ * warning (ignored), an id listed twice in one list a warning (counted once), a shift both
+ * preferred and avoided an error at its avoid_shifts entry, min_hours above max_hours a warning.
+ */
+function checkWishes(body: Obj, shiftIds: Map<string, number>, out: Findings): void {
+  let hints: NameSuggester | undefined;
+  for (const [v, i] of items(body, 'volunteers')) {
+    const whose = typeof v.id === 'string' ? `volunteer ${quoteName(v.id)}` : `volunteers[${i}]`;
+    const preferred = new Map<string, number>();
+    for (const list of WISH_LISTS) {
+      const ids = v[list];
+      if (!Array.isArray(ids)) continue;
+      const seen = new Map<string, number>();
+      ids.forEach((id, j) => {
+        if (typeof id !== 'string') return; // the schema reports these
+        const pointer = toPointer(['volunteers', i, list, j]);
+        const first = seen.get(id);
+        if (first !== undefined) {
+          out.warn(pointer, 'duplicate_wish', () => `${list}[${j}] repeats ${quoteName(id)}, already ${list}[${first}]; it counts once, so list it once.`);
+          return;
+        }
+        seen.set(id, j);
+        if (list === 'preferred_shifts') preferred.set(id, j);
+        if (!shiftIds.has(id)) {
+          hints ??= new NameSuggester(shiftIds.keys(), out.hints);
+          const hint = hints.closest(id);
+          out.warn(
+            pointer,
+            'unknown_wished_shift',
+            () =>
+              `${list}[${j}] of ${whose} names ${quoteName(id)}, which is no shift of unassigned_shifts, so it is ignored${hint === undefined ? '; write the id of one of the shifts.' : `; did you mean '${hint}'?`}`,
+          );
+          return;
+        }
+        const both = preferred.get(id);
+        if (list === 'avoid_shifts' && both !== undefined) {
+          out.error(
+            pointer,
+            'preferred_and_avoided',
+            () =>
+              `${whose} both prefers and avoids shift ${quoteName(id)} (preferred_shifts[${both}] and avoid_shifts[${j}]); keep it in one of the two lists.`,
+          );
+        }
+      });
+    }
+    const { min_hours: min, max_hours: max } = v;
+    if (typeof min === 'number' && typeof max === 'number' && max !== 999 && min > max) {
+      out.warn(
+        toPointer(['volunteers', i, 'min_hours']),
+        'min_hours_above_max_hours',
+        () =>
+          `min_hours ${min} of ${whose} is above their max_hours ${max}: they can give at most ${max} hours, so at least ${Math.round((min - max) * 100) / 100} will count as short. Lower min_hours to ${max} or less, or raise max_hours.`,
+      );
     }
   }
 }
@@ -749,6 +813,7 @@ export function checkScheduleRequest(
   checkShiftTimes(body, out, clock);
   checkWindows(body, out, clock);
   checkAssignments(body, shiftIds, volunteerIds, out);
+  checkWishes(body, shiftIds, out);
   const groups = checkGroups(body, out);
 
   const valid = out.errors.total === 0;

@@ -119,6 +119,10 @@ export interface Detail {
    * For other_group: the group whose slot the volunteer fills in this shift.
    */
   filling_group?: string;
+  /**
+   * For a reason about a named volunteer: true when the volunteer asked to avoid this shift (avoid_shifts). A wish, never a rule: the rule the reason names keeps them out as the schedule stands, and the wish is part of why the schedule put them elsewhere. Absent otherwise.
+   */
+  avoided?: true;
   [k: string]: unknown;
 }
 /**
@@ -619,6 +623,18 @@ export interface Volunteer {
    * This volunteer's most shifts starting on one calendar day (of rules.timezone); overrides rules.max_shifts_per_day.
    */
   max_shifts_per_day?: number;
+  /**
+   * Shifts the volunteer would like (optional): ids of unassigned_shifts. A soft goal, never a rule: after coverage, staffing and avoided shifts, the schedule gives as many assignments to preferred shifts as it can (objective level 6). An id no shift has is a warning and is ignored; a shift may not be both preferred and avoided by one volunteer.
+   */
+  preferred_shifts?: string[];
+  /**
+   * Shifts the volunteer would rather not work (optional): ids of unassigned_shifts. A soft goal, never a rule: the volunteer stays a candidate, and is put on one only when coverage or staffing needs it (objective level 4: the fewest assignments to avoided shifts). An id no shift has is a warning and is ignored.
+   */
+  avoid_shifts?: string[];
+  /**
+   * Hours the volunteer hopes to give (optional), from 0 to 100000: a target, never a rule. After coverage, staffing and avoided shifts, the schedule makes the total hours short of every volunteer's min_hours as small as it can (objective level 5). Above max_hours it is a warning (the volunteer can reach at most max_hours).
+   */
+  min_hours?: number;
   [k: string]: unknown;
 }
 /**
@@ -717,6 +733,58 @@ export interface ScheduleResult {
     end: string;
     [k: string]: unknown;
   }[];
+  /**
+   * The value of every objective level, in the objective's order, so two results compare at a glance: coverage (demanded_slots, filled_slots, filled_by_priority), fully_staffed_shifts, previous_dropped, avoided_assigned, hours_below_min, preferred_assigned and sum_squared_hours. Locked assignments count everywhere.
+   */
+  summary: {
+    /**
+     * Slots asked for: the sum over shifts of every group's headcount in required_groups.
+     */
+    demanded_slots: number;
+    /**
+     * Slots filled (objective level 1): per shift and group, the volunteers in that group's slots, at most its headcount; locked assignments included.
+     */
+    filled_slots: number;
+    /**
+     * Objective level 1 by priority class: for each priority ("1" to "5") that some shift with a headcount has, its demanded and filled slots. The classes are filled highest first.
+     */
+    filled_by_priority: {
+      [k: string]: {
+        /**
+         * Slots asked for by the shifts of this priority.
+         */
+        demanded: number;
+        /**
+         * Slots of those filled.
+         */
+        filled: number;
+      };
+    };
+    /**
+     * Shifts with a headcount whose every group has all its slots filled (objective level 2).
+     */
+    fully_staffed_shifts: number;
+    /**
+     * Previous assignments dropped (objective level 3). Always 0 for now: no request field gives previous assignments yet.
+     */
+    previous_dropped: number;
+    /**
+     * Assignments (locked ones included) of volunteers to shifts in their avoid_shifts (objective level 4, the fewer the better).
+     */
+    avoided_assigned: number;
+    /**
+     * Total hours short of min_hours: the sum over volunteers of max(0, min_hours - assigned hours), rounded to 2 decimals (objective level 5, the less the better).
+     */
+    hours_below_min: number;
+    /**
+     * Assignments (locked ones included) of volunteers to shifts in their preferred_shifts (objective level 6, the more the better).
+     */
+    preferred_assigned: number;
+    /**
+     * The sum over volunteers of their assigned hours squared, rounded to 2 decimals (objective level 7, the less the better: the engine's measure of fairness; fairness_score is the same spread, normalized).
+     */
+    sum_squared_hours: number;
+  };
   [k: string]: unknown;
 }
 /**
@@ -732,6 +800,18 @@ export interface VolunteerSummary {
    * Ids of the shifts assigned to the volunteer, in chronological order (by start, then end, then request order).
    */
   assigned_shifts: string[];
+  /**
+   * How many of the volunteer's assigned shifts (locked ones included) are in their preferred_shifts; 0 without preferred_shifts.
+   */
+  preferred_assigned: number;
+  /**
+   * How many of the volunteer's assigned shifts (locked ones included) are in their avoid_shifts; 0 without avoid_shifts.
+   */
+  avoided_assigned: number;
+  /**
+   * How far the volunteer's assigned hours fall short of their min_hours: max(0, min_hours - assigned hours), rounded to 2 decimals; 0 without min_hours.
+   */
+  hours_below_min: number;
   [k: string]: unknown;
 }
 /**
@@ -782,7 +862,7 @@ export interface Diagnostics {
      */
     status: 'optimal' | 'feasible';
     /**
-     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), staffing_lp and staffing (fully staffed shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). A step that was not needed is absent.
+     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), staffing_lp and staffing (fully staffed shifts), avoided_lp and avoided (fewest assignments to avoided shifts), short_lp and short (least hours short of min_hours), preferred_lp and preferred (most assignments to preferred shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). The levels of wishes appear only in a subproblem that has such wishes; one proven by its cheap bound shows one step, noted so. A step that was not needed is absent.
      *
      * Items: One phase.
      */
@@ -819,6 +899,36 @@ export interface Diagnostics {
        * For coverage_lp and coverage in a subproblem with several priority classes: the class this phase maximizes (5 first). Absent with one class.
        */
       priority?: number;
+      [k: string]: unknown;
+    }[];
+    /**
+     * Each objective level of the subproblem as the solve left it, in the objective's order (coverage per priority class, staffing, then avoided, short and preferred where the subproblem has those wishes, then fairness): its value and proven bound in the model's terms (new assignments only; fairness as the model's piecewise sum of squared hours), the relative gap |value - bound| / max(1, |value|), and whether it is proven (fairness: within 1% of its bound). Absent when no MIP level ran (no candidate, or too many pairs).
+     */
+    levels?: {
+      /**
+       * The level.
+       */
+      name: 'coverage' | 'staffing' | 'avoided' | 'short' | 'preferred' | 'fairness';
+      /**
+       * For coverage with several priority classes: the class.
+       */
+      priority?: number;
+      /**
+       * The level's value for the schedule returned.
+       */
+      value: number;
+      /**
+       * The best proven bound on it.
+       */
+      bound: number;
+      /**
+       * |value - bound| / max(1, |value|).
+       */
+      gap: number;
+      /**
+       * Whether the value is proven (fairness: within 1% of its bound).
+       */
+      proven: boolean;
       [k: string]: unknown;
     }[];
     /**

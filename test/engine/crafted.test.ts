@@ -16,9 +16,20 @@ describe('engine: crafted cases', () => {
       unfilled_shifts: [],
       fairness_score: 0,
       conflicts: [],
-      volunteers: { v1: { assigned_hours: 0, assigned_shifts: [] } },
+      volunteers: { v1: { assigned_hours: 0, assigned_shifts: [], preferred_assigned: 0, avoided_assigned: 0, hours_below_min: 0 } },
       warnings: [],
       roster: [],
+      summary: {
+        demanded_slots: 0,
+        filled_slots: 0,
+        filled_by_priority: {},
+        fully_staffed_shifts: 0,
+        previous_dropped: 0,
+        avoided_assigned: 0,
+        hours_below_min: 0,
+        preferred_assigned: 0,
+        sum_squared_hours: 0,
+      },
     });
   });
 
@@ -64,12 +75,12 @@ describe('engine: crafted cases', () => {
 
   it('touching shifts (end == start) may go to one volunteer', async () => {
     const r = await scheduled({ volunteers: [volunteer('v', 'k', 999)], unassigned_shifts: [shift('a', 8, 12, { k: 1 }), shift('b', 12, 16, { k: 1 })] });
-    expect(r.volunteers.v).to.deep.equal({ assigned_hours: 8, assigned_shifts: ['a', 'b'] });
+    expect(r.volunteers.v).to.deep.equal({ assigned_hours: 8, assigned_shifts: ['a', 'b'], preferred_assigned: 0, avoided_assigned: 0, hours_below_min: 0 });
   });
 
   it('an overnight shift counts its full length', async () => {
     const r = await scheduled({ volunteers: [volunteer('v', 'k', 8)], unassigned_shifts: [shift('night', 22, 30, { k: 1 })] });
-    expect(r.volunteers.v).to.deep.equal({ assigned_hours: 8, assigned_shifts: ['night'] });
+    expect(r.volunteers.v).to.deep.equal({ assigned_hours: 8, assigned_shifts: ['night'], preferred_assigned: 0, avoided_assigned: 0, hours_below_min: 0 });
   });
 
   it('999 means unlimited hours', async () => {

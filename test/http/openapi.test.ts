@@ -138,7 +138,7 @@ describe('OpenAPI document (GET /openapi.json)', function () {
     for (const path of ['/api/schedule', '/api/validate']) {
       const media = doc.paths[path].post.requestBody.content['application/json'];
       expect(media.schema).to.deep.equal({ $ref: 'schemas/schedule-request.json' });
-      expect(Object.keys(media.examples as Json)).to.deep.equal(['rules', 'minimal']);
+      expect(Object.keys(media.examples as Json)).to.deep.equal(['rules', 'minimal', 'wishes']);
       for (const [name, example] of Object.entries(media.examples as Json))
         expect(v(example.value), `${path} ${name}: ${JSON.stringify(v.errors)}`).to.equal(true);
     }
@@ -148,12 +148,24 @@ describe('OpenAPI document (GET /openapi.json)', function () {
     for (const field of ['additional_groups', 'available', 'unavailable', 'min_rest_hours', 'max_shifts_per_day', 'priority', 'rules', 'timezone']) {
       expect(text, field).to.include(`"${field}"`);
     }
+    const wishes = doc.paths['/api/schedule'].post.requestBody.content['application/json'].examples.wishes.value;
+    expect(wishes).to.deep.equal(JSON.parse(readFileSync(join(packageRoot, 'examples', 'wishes.json'), 'utf8')));
+    for (const field of ['preferred_shifts', 'avoid_shifts', 'min_hours']) expect(JSON.stringify(wishes), field).to.include(`"${field}"`);
   });
 
   it('documents the CSV upload: the 2.2 columns and the rules text fields', () => {
     const form = doc.paths['/api/schedule/csv'].post.requestBody.content['multipart/form-data'].schema;
     expect(Object.keys(form.properties as Json)).to.deep.equal(['volunteers', 'shifts', 'timezone', 'min_rest_hours', 'max_shifts_per_day']);
-    for (const column of ['Additional Groups', 'Available', 'Unavailable', 'Min Rest Hours', 'Max Shifts Per Day']) {
+    for (const column of [
+      'Additional Groups',
+      'Available',
+      'Unavailable',
+      'Min Rest Hours',
+      'Max Shifts Per Day',
+      'Preferred Shifts',
+      'Avoid Shifts',
+      'Min Hours',
+    ]) {
       expect(form.properties.volunteers.description, column).to.include(column);
     }
     expect(form.properties.shifts.description).to.include('Priority');

@@ -20,7 +20,16 @@ describe('POST /api/schedule', function () {
     expect(res.status).to.equal(200);
     expect(res.headers['content-type']).to.match(/^application\/json/);
     expect(res.headers['api-version']).to.equal('2.1');
-    expect(Object.keys(res.body)).to.deep.equal(['assigned_shifts', 'unfilled_shifts', 'fairness_score', 'conflicts', 'volunteers', 'warnings', 'roster']);
+    expect(Object.keys(res.body)).to.deep.equal([
+      'assigned_shifts',
+      'unfilled_shifts',
+      'fairness_score',
+      'conflicts',
+      'volunteers',
+      'warnings',
+      'roster',
+      'summary',
+    ]);
     expectSchema('schedule-result', res.body);
     expect(checkSchedule(request(), res.body)).to.deep.equal([]);
     expect(res.body.assigned_shifts['sat-am']).to.include('v1');
