@@ -50,14 +50,14 @@ export class ProgressTracker {
     this.send();
   }
 
-  finished(group: string, filled: number): void {
+  /** A group ended with `filled` slots and the bound its result proves (the cheap bound at least). */
+  finished(group: string, filled: number, bound: number): void {
     this.running--;
     this.done++;
     this.filled.set(group, Math.max(this.filled.get(group) ?? 0, filled));
-    // A group's bound is never below what it filled (a fallback schedule may fill more than the
-    // bound its last incumbent carried, when that bound was of a phase cut short).
-    const bound = this.bounds.get(group);
-    if (bound !== undefined) this.bounds.set(group, Math.max(bound, filled));
+    // The result's bound, never below what it filled: a group that found its schedule without
+    // reporting an incumbent has one too, so the total can be sent.
+    this.bounds.set(group, Math.max(bound, filled));
     if (this.latest) this.send();
   }
 

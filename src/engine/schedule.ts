@@ -119,7 +119,7 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
         },
       });
       const result = outcome.kind === 'done' ? outcome.result : fallback(sub, outcome, signal?.aborted === true);
-      progress.finished(sub.group, result.filled);
+      progress.finished(sub.group, result.filled, result.fillBound);
       return result;
     },
     budget,

@@ -22,7 +22,7 @@ describe('ProgressTracker', () => {
     tracker.improved('b', { assignments: filled(4), phase: 'coverage', fillBound: 4 });
     // Group c waits for a lane: no bound yet, though a and b have theirs.
     expect(seen.map((p) => p.bound)).to.deep.equal([undefined, undefined]);
-    tracker.finished('a', 6);
+    tracker.finished('a', 6, 6);
     tracker.started('c');
     tracker.improved('c', { assignments: filled(2), phase: 'greedy', fillBound: 3 });
     const last = seen.at(-1)!;
@@ -42,8 +42,24 @@ describe('ProgressTracker', () => {
     );
     tracker.started('a');
     tracker.improved('a', { assignments: filled(3), phase: 'greedy', fillBound: 3 });
-    tracker.finished('a', 5);
+    tracker.finished('a', 5, 3);
     expect(seen.at(-1)).to.include({ filled: 5, bound: 5 });
+    tracker.stop();
+  });
+
+  it('gives the bound of a group that ended without reporting an incumbent', () => {
+    const seen: SolveProgress[] = [];
+    let clock = 0;
+    const tracker = new ProgressTracker(
+      (p) => seen.push(p),
+      () => (clock += 1000),
+      2,
+    );
+    tracker.started('a');
+    tracker.improved('a', { assignments: filled(4), phase: 'coverage', fillBound: 4 });
+    tracker.started('b');
+    tracker.finished('b', 2, 2);
+    expect(seen.at(-1)).to.include({ filled: 6, bound: 6 });
     tracker.stop();
   });
 });

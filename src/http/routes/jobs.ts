@@ -123,6 +123,13 @@ export function jobRoutes(router: Router, deps: JobRoutesDeps): void {
         options: query as Record<string, string>,
       };
     } else {
+      if (!ctx.is('application/json')) {
+        const sent = ctx.get('Content-Type') || 'no Content-Type';
+        throw new ProblemError(
+          'unsupported-media-type',
+          `POST /api/jobs takes the body of POST /api/schedule (Content-Type: application/json) or of POST /api/schedule/csv (multipart/form-data with file parts volunteers and shifts); the request sent ${clip(sent, 100)}.`,
+        );
+      }
       await jsonBody(deps.config.limits.maxJsonBodyBytes)(ctx, async () => {});
       input = { kind: 'json', body: ctx.state.body!, options: query as Record<string, string> };
     }
