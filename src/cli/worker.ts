@@ -14,6 +14,7 @@ import { workerPreparer } from '../service/input-preparer.js';
 import { KeyStore } from '../store/key-store.js';
 import { createMetrics } from '../http/metrics.js';
 import { Jobs } from '../jobs/jobs.js';
+import { JobStore } from '../jobs/job-store.js';
 
 export class WorkerSetupError extends Error {}
 
@@ -37,14 +38,12 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
   const scheduler = createScheduler({ workers: config.solverWorkers });
   await scheduler.ready();
   const preparer = workerPreparer({ limits: config.limits, threads: 1, queueMax: 1000 });
-  // The metrics read the job counts through the jobs made just after them (which observe into the metrics).
-  const counts = { of: (): Promise<Record<string, number>> => Promise.resolve({}) };
+  const jobCounts = new JobStore(store.database);
   const metrics = createMetrics(
     () => scheduler.stats(),
-    () => counts.of(),
+    () => jobCounts.countByStatus(),
   );
   const jobs = new Jobs({ config, database: store.database, logger, schemas: loadSchemas(), secret, scheduler, preparer, metrics });
-  counts.of = () => jobs.store.countByStatus();
   await jobs.start();
   let server: Server | undefined;
   let port: number | undefined;

@@ -371,16 +371,16 @@ export function loadConfig(env: Env = process.env): Config {
       staleS: r.integer('JOB_STALE_SECONDS', 15, 3, 3600),
       shutdownGraceS: r.integer('JOB_SHUTDOWN_GRACE_SECONDS', 30, 0, 3600),
       workerMetricsPort: r.integer('WORKER_METRICS_PORT', 0, 0, 65535),
-      limits: { ...limits },
+      // A job takes at least what a synchronous request takes.
+      limits: {
+        ...limits,
+        maxVolunteers: Math.max(limits.maxVolunteers, r.integer('JOB_MAX_VOLUNTEERS', 20_000, 1, 10_000_000)),
+        maxShifts: Math.max(limits.maxShifts, r.integer('JOB_MAX_SHIFTS', 50_000, 1, 10_000_000)),
+        maxLockedAssignments: Math.max(limits.maxLockedAssignments, r.integer('JOB_MAX_LOCKED_ASSIGNMENTS', 200_000, 0, 100_000_000)),
+        maxCandidatePairs: Math.max(limits.maxCandidatePairs, r.integer('JOB_MAX_CANDIDATE_PAIRS', 10_000_000, 1, 1_000_000_000)),
+      },
     },
   };
-  // A job takes at least what a synchronous request takes.
-  Object.assign(config.jobs.limits, {
-    maxVolunteers: Math.max(limits.maxVolunteers, r.integer('JOB_MAX_VOLUNTEERS', 20_000, 1, 10_000_000)),
-    maxShifts: Math.max(limits.maxShifts, r.integer('JOB_MAX_SHIFTS', 50_000, 1, 10_000_000)),
-    maxLockedAssignments: Math.max(limits.maxLockedAssignments, r.integer('JOB_MAX_LOCKED_ASSIGNMENTS', 200_000, 0, 100_000_000)),
-    maxCandidatePairs: Math.max(limits.maxCandidatePairs, r.integer('JOB_MAX_CANDIDATE_PAIRS', 10_000_000, 1, 1_000_000_000)),
-  });
   if (config.jobs.timeLimitMax < solveTimeLimitDefault) {
     r.problems.push(
       `JOB_TIME_LIMIT_MAX (${config.jobs.timeLimitMax}) is below SOLVE_TIME_LIMIT_DEFAULT (${solveTimeLimitDefault}); a job without time_limit runs for the default, so the maximum must not be lower.`,

@@ -12,6 +12,7 @@ import { KeyStore } from '../store/key-store.js';
 import { createApp } from './app.js';
 import { workerPreparer } from '../service/input-preparer.js';
 import { Jobs } from '../jobs/jobs.js';
+import { JobStore } from '../jobs/job-store.js';
 import { createMetrics } from './metrics.js';
 
 export interface RunningServer {
@@ -36,14 +37,12 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   const pendingWrites = new Set<Promise<void>>();
   const schemas = loadSchemas();
-  // The metrics read the job counts through the jobs made just after them (which observe into the metrics).
-  const counts = { of: (): Promise<Record<string, number>> => Promise.resolve({}) };
+  const jobCounts = new JobStore(store.database);
   const metrics = createMetrics(
     () => scheduler.stats(),
-    () => counts.of(),
+    () => jobCounts.countByStatus(),
   );
   const jobs = new Jobs({ config, database: store.database, logger, schemas, secret, scheduler, preparer, metrics });
-  counts.of = () => jobs.store.countByStatus();
   await jobs.start();
   const app = createApp({ config, logger, schemas, scheduler, store, secret, pendingWrites, pool: scheduler, preparer, metrics, jobs });
   const handle = app.callback();

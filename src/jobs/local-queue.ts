@@ -3,7 +3,7 @@
 // the record, and at start the service queues again every job still queued (and gives a job
 // left solving by a process that died one more run, as a worker's death does on PostgreSQL).
 import fastq, { type queueAsPromised } from 'fastq';
-import type { JobHandler, JobQueue } from './queue.js';
+import { Running, type JobHandler, type JobQueue } from './queue.js';
 
 export function localQueue(): JobQueue {
   let handler: JobHandler | undefined;
@@ -11,18 +11,11 @@ export function localQueue(): JobQueue {
   // Jobs sent before work() (or with JOB_WORKERS=0 nothing ever works them: they stay queued
   // in the table, and a restart with workers takes them up).
   const waiting: string[] = [];
-  let running = 0;
+  const running = new Running();
   let stopped = false;
-  const idle: Array<() => void> = [];
   const run = async (jobId: string): Promise<void> => {
     if (stopped) return;
-    running++;
-    try {
-      await handler!(jobId);
-    } finally {
-      running--;
-      if (running === 0) for (const done of idle.splice(0)) done();
-    }
+    await running.run(handler!, jobId);
   };
   let seq = 0;
   const push = (jobId: string): string => {
@@ -45,14 +38,7 @@ export function localQueue(): JobQueue {
     stopWork: async (timeoutMs) => {
       stopped = true;
       queue?.kill();
-      if (running === 0) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        idle.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await running.none(timeoutMs);
     },
     close: () => {
       stopped = true;

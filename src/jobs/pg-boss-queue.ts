@@ -8,7 +8,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { Logger } from '../logging/logger.js';
-import type { JobHandler, JobQueue } from './queue.js';
+import { Running, type JobHandler, type JobQueue } from './queue.js';
 
 export const QUEUE_NAME = 'volunteer-scheduler-solve';
 const WAKE_CHANNEL = 'volunteer_scheduler_jobs';
@@ -34,8 +34,7 @@ export function pgBossQueue(databaseUrl: string, logger: Logger): JobQueue {
   let listener: pg.Client | undefined;
   let listening = false;
   let closed = false;
-  let running = 0;
-  const idle: Array<() => void> = [];
+  const running = new Running();
 
   const wake = async (): Promise<void> => {
     try {
@@ -112,13 +111,7 @@ export function pgBossQueue(databaseUrl: string, logger: Logger): JobQueue {
       for (let i = 0; i < concurrency; i++) {
         const id = await boss.work<{ jobId: string }>(QUEUE_NAME, { batchSize: 1, pollingIntervalSeconds: POLL_S }, async ([job]) => {
           if (!job) return;
-          running++;
-          try {
-            await handler(job.data.jobId);
-          } finally {
-            running--;
-            if (running === 0) for (const done of idle.splice(0)) done();
-          }
+          await running.run(handler, job.data.jobId);
         });
         workerIds.push(id);
       }
@@ -127,14 +120,7 @@ export function pgBossQueue(databaseUrl: string, logger: Logger): JobQueue {
     async stopWork(timeoutMs) {
       await boss.offWork(QUEUE_NAME);
       workerIds.length = 0;
-      if (running === 0) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        idle.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await running.none(timeoutMs);
     },
     async close() {
       closed = true;

@@ -23,3 +23,32 @@ export interface JobQueue {
   stopWork(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The jobs a queue's handler is running, and a wait until none is (both queues' stopWork). */
+export class Running {
+  private count = 0;
+  private readonly idle: Array<() => void> = [];
+
+  /** Runs `handler` on `jobId`, counted while it runs. */
+  async run(handler: JobHandler, jobId: string): Promise<void> {
+    this.count++;
+    try {
+      await handler(jobId);
+    } finally {
+      this.count--;
+      if (this.count === 0) for (const done of this.idle.splice(0)) done();
+    }
+  }
+
+  /** Resolves once no job runs, or after `timeoutMs`. */
+  async none(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}

@@ -16,6 +16,7 @@ import type { PreparedProblem } from '../service/prepare.js';
 import { parseScheduleOptions } from '../service/options.js';
 import { ProblemError } from '../service/problems.js';
 import { schedulePrepared } from '../service/schedule-service.js';
+import type { RenderedResult } from '../service/render.js';
 import { sendCallback } from './callback.js';
 import type { Claim, JobError, JobInput, JobProgress, JobStore } from './job-store.js';
 import type { JobQueue } from './queue.js';
@@ -85,9 +86,8 @@ export function lockedSlots(problem: Problem): number {
 }
 
 /** Filled slots of a result: demanded minus the missing slots its conflicts list. */
-export function filledOf(json: string, demanded: number): number {
-  const result = JSON.parse(json) as { conflicts?: Array<{ missing?: number }> };
-  return demanded - (result.conflicts ?? []).reduce((t, c) => t + (c.missing ?? 0), 0);
+export function filledOf(conflicts: ReadonlyArray<{ missing: number }>, demanded: number): number {
+  return demanded - conflicts.reduce((t, c) => t + c.missing, 0);
 }
 
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms).unref());
@@ -177,6 +177,7 @@ export class JobRunner {
     heartbeat.unref();
     void beat();
     let end: { status: 'completed' | 'cancelled' | 'failed'; result?: string; error?: JobError } | undefined;
+    let filled = progress.filled_slots;
     try {
       const call = jobCall(claim.input.options, this.deps.config, this.deps.schemas);
       const prepared = await prepareInput(this.deps.preparer, claim.input, this.deps.config);
@@ -201,6 +202,8 @@ export class JobRunner {
       );
       if (running.reason !== 'lost' && running.reason !== 'shutdown')
         end = { status: running.reason === 'cancel' ? 'cancelled' : 'completed', result: answer.json };
+      // The engine's result type keeps the schema's index signature (see routes/exports.ts): its conflicts are there.
+      filled = filledOf((answer.output.result as unknown as RenderedResult).conflicts, claim.demandedSlots);
     } catch (err) {
       if (err instanceof ProblemError) end = { status: 'failed', error: { code: err.type.slug, message: err.detail } };
       else {
@@ -221,7 +224,6 @@ export class JobRunner {
       await this.giveBack(jobId, claim.run, log);
       return;
     }
-    const filled = end!.result !== undefined ? filledOf(end!.result, claim.demandedSlots) : progress.filled_slots;
     const finalProgress: JobProgress = {
       ...progress,
       phase: end!.status === 'failed' ? progress.phase : 'done',
