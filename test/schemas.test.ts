@@ -10,6 +10,7 @@ const REQUIRED_FILES = [
   'volunteer',
   'shift',
   'current-assignment',
+  'previous-assignment',
   'schedule-request',
   'schedule-result',
   'conflict',

@@ -106,7 +106,7 @@ export const settings: readonly Setting[] = [
   { name: 'MAX_CSV_FILE_BYTES', default: '10MB', description: 'Largest CSV file; bytes, or with a kB/MB suffix.' },
   { name: 'MAX_VOLUNTEERS', default: '10000', description: 'Most volunteers in one request.' },
   { name: 'MAX_SHIFTS', default: '10000', description: 'Most shifts in one request.' },
-  { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request.' },
+  { name: 'MAX_LOCKED_ASSIGNMENTS', default: '50000', description: 'Most current_assignments in one request (and, separately, most previous_assignments).' },
   {
     name: 'MAX_CANDIDATE_PAIRS',
     default: '5000000',
@@ -185,7 +185,11 @@ export const settings: readonly Setting[] = [
     description: 'Most volunteers in one job (at least MAX_VOLUNTEERS is always allowed); a larger synchronous request is told it may be submitted as a job.',
   },
   { name: 'JOB_MAX_SHIFTS', default: '50000', description: 'Most shifts in one job (at least MAX_SHIFTS), such as a year-long roster.' },
-  { name: 'JOB_MAX_LOCKED_ASSIGNMENTS', default: '200000', description: 'Most current_assignments in one job (at least MAX_LOCKED_ASSIGNMENTS).' },
+  {
+    name: 'JOB_MAX_LOCKED_ASSIGNMENTS',
+    default: '200000',
+    description: 'Most current_assignments (and previous_assignments) in one job (at least MAX_LOCKED_ASSIGNMENTS).',
+  },
   {
     name: 'JOB_MAX_CANDIDATE_PAIRS',
     default: '10000000',

@@ -48,7 +48,7 @@ export interface Formulation {
   staffFixRow: number;
   staffing: Objective;
   fairness: Objective;
-  /** The levels of wishes the subproblem has (objective levels 4 to 6): each its objective and hold row. */
+  /** The levels of wishes the subproblem has (objective levels 3 to 6: previous assignments, then the volunteers' wishes): each its objective and hold row. */
   wishes: Wishes;
 }
 
@@ -72,6 +72,8 @@ export interface Wishes {
    * `rows`: the full model's row to this one's, for rows past the staffing rows.
    */
   model?: SubModel;
+  /** Level 3: previous assignments kept (most). */
+  previous?: WishLevel;
   avoided?: WishLevel;
   /** `cols`: short_v per volunteer (-1 where the volunteer wants no more hours or has no candidate). */
   short?: WishLevel & { cols: Int32Array };
@@ -160,9 +162,9 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   const short = goals.uses.short ? addShortfallRows(b, goals) : undefined;
   const wishes = addWishLevels(b, goals, short?.cols);
   const { coverage, ...rest } = objectives(b, fullCols, fairCosts, step);
-  if (wishes.avoided || wishes.short || wishes.preferred) {
+  if (wishes.previous || wishes.avoided || wishes.short || wishes.preferred) {
     wishes.base = m.prefix(baseCols, baseRows);
-    const holds = [...coverFixRows, staffFixRow, ...[wishes.avoided, wishes.short, wishes.preferred].flatMap((w) => (w ? [w.fixRow] : []))];
+    const holds = [...coverFixRows, staffFixRow, ...[wishes.previous, wishes.avoided, wishes.short, wishes.preferred].flatMap((w) => (w ? [w.fixRow] : []))];
     const cols = [...Array.from({ length: staffCols }, (_, j) => j), ...(short ? [...short.cols].filter((c) => c >= 0) : [])];
     const rows = [...Array.from({ length: staffRows }, (_, r) => r), ...(short?.rows ?? []), ...holds];
     wishes.model = subModel(m, cols, rows);
@@ -330,6 +332,7 @@ function addWishLevels({ p, m }: Build, goals: SoftGoals, shortCols: Int32Array 
     return { objective: { sense, costs }, fixRow };
   };
   const wishes: Wishes = { goals };
+  if (goals.uses.previous) wishes.previous = level('prev_fix', 'max', pairsWhere(goals.previous));
   if (goals.uses.avoided) wishes.avoided = level('avoid_fix', 'min', pairsWhere(goals.avoided));
   if (shortCols)
     wishes.short = {

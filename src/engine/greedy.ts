@@ -95,3 +95,25 @@ export function checkAssignment(p: Prepared, x: ArrayLike<number>): string | und
   for (let s = 0; s < filled.length; s++) if (filled[s]! > p.demand[s]!) return `shift ${s} over headcount`;
   return undefined;
 }
+
+/**
+ * The previous assignments that fit together, as a start for re-planning: the pairs flagged in
+ * `previous`, in pair order (volunteer, then slot kind), each kept when the roster and its slot
+ * kind still have room. The greedy fill then completes it.
+ */
+export function previousStart(p: Prepared, previous: Uint8Array): Uint8Array {
+  const x = new Uint8Array(p.candShift.length);
+  const roster = lockedRoster(p.sub);
+  const filled = new Int32Array(p.sub.shifts.length);
+  for (let pair = 0; pair < p.candShift.length; pair++) {
+    if (!previous[pair]) continue;
+    const s = p.candShift[pair]!;
+    const v = p.candVolunteer[pair]!;
+    const shift = p.sub.shifts[s]!;
+    if (filled[s]! >= p.demand[s]! || !roster.fits(v, shift)) continue;
+    x[pair] = 1;
+    roster.add(v, placementOf(shift));
+    filled[s]!++;
+  }
+  return x;
+}

@@ -1,6 +1,6 @@
 // The objective levels of a subproblem's MIP, in the contract's order (coverage, then staffing,
-// then the wishes: avoided shifts, hours short of min_hours, preferred shifts; then fairness;
-// level 3, previous assignments, is not built yet and slots in after staffing), and the one runner that solves each the same way: bound it with its LP
+// then previous assignments kept, then the wishes: avoided shifts, hours short of min_hours,
+// preferred shifts; then fairness), and the one runner that solves each the same way: bound it with its LP
 // relaxation, run the MIP from the best schedule so far unless the bound already proves that
 // schedule, accept a better schedule, then hold the level's value while later levels run. A new
 // level is one more entry in LEVELS: its objective, the row that holds it, its value and bound.
@@ -12,7 +12,17 @@ import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveWishes } from './local-search.js';
 import type { Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
-import { avoidedCount, moveKeepsWishes, preferredBound, preferredCount, SHORT_EPS, shortfall, shortfallBound } from './soft-goals.js';
+import {
+  avoidedCount,
+  moveKeepsWishes,
+  preferredBound,
+  preferredCount,
+  previousBound,
+  previousCount,
+  SHORT_EPS,
+  shortfall,
+  shortfallBound,
+} from './soft-goals.js';
 
 export type PhaseName =
   | 'greedy'
@@ -22,6 +32,8 @@ export type PhaseName =
   | 'staffing_lp'
   | 'staffing'
   | 'wishes'
+  | 'previous_lp'
+  | 'previous'
   | 'avoided_lp'
   | 'avoided'
   | 'short_lp'
@@ -71,7 +83,7 @@ export const sum = (x: ArrayLike<number>, n = x.length): number => {
 
 /** One objective level as the solve left it (diagnostics): its value, its proven bound, the relative gap, and whether it is proven. */
 export interface LevelDiagnostics {
-  name: 'coverage' | 'staffing' | 'avoided' | 'short' | 'preferred' | 'fairness';
+  name: 'coverage' | 'staffing' | 'previous' | 'avoided' | 'short' | 'preferred' | 'fairness';
   /** For a coverage level of several priority classes: the class. */
   priority?: number;
   value: number;
@@ -306,6 +318,16 @@ const wishLevel = (wish: (w: Wishes) => WishLevel | undefined) => ({
   },
 });
 
+/** Level 3: the most previous assignments kept (the fewest dropped), after coverage and staffing. */
+export const previousLevel: ObjectiveLevel = {
+  ...maximizeCount,
+  ...wishLevel((w) => w.previous),
+  lpPhase: 'previous_lp',
+  mipPhase: 'previous',
+  value: (s, v) => previousCount(s.f.wishes.goals, v),
+  initialBound: (s) => previousBound(s.p, s.f.wishes.goals),
+};
+
 /** Level 4: the fewest new assignments to shifts their volunteer asked to avoid. */
 export const avoidedLevel: ObjectiveLevel = {
   ...minimizeCount,
@@ -356,7 +378,7 @@ export const fairnessLevel: ObjectiveLevel = {
   before(s, bound) {
     const t = s.budget.now();
     const goals = s.f.wishes.goals;
-    const keep = s.f.wishes.avoided || s.f.wishes.short || s.f.wishes.preferred ? { goals, moveKeepsWishes } : undefined;
+    const keep = s.f.wishes.previous || s.f.wishes.avoided || s.f.wishes.short || s.f.wishes.preferred ? { goals, moveKeepsWishes } : undefined;
     const balanced = improveFairness(s.p, s.x, s.budget, keep);
     const balancedValues = columnValues(s.f, s.p, balanced);
     if (fairnessObjective(s.f, balancedValues) < fairnessObjective(s.f, s.values) - REAL_TOL) {
@@ -371,11 +393,13 @@ export const fairnessLevel: ObjectiveLevel = {
 
 /**
  * The levels in the contract's order: each is solved with the ones before it held. A level of
- * wishes is there only when the subproblem has that wish (levels nobody uses cost nothing);
- * level 3 (previous assignments) will go between staffing and the wishes.
+ * wishes (previous assignments among them) is there only when the subproblem has that wish
+ * (levels nobody uses cost nothing).
  */
 export function levelsFor(classes: readonly number[], wishes?: Wishes): ObjectiveLevel[] {
-  const wished = [wishes?.avoided && avoidedLevel, wishes?.short && shortLevel, wishes?.preferred && preferredLevel].filter((l) => l !== undefined);
+  const wished = [wishes?.previous && previousLevel, wishes?.avoided && avoidedLevel, wishes?.short && shortLevel, wishes?.preferred && preferredLevel].filter(
+    (l) => l !== undefined,
+  );
   return [...coverageLevels(classes), staffingLevel, ...wished, fairnessLevel];
 }
 

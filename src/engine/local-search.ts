@@ -263,13 +263,15 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep
 
 /** A change of the wishes' levels by a move: assignments to avoided shifts, hours short, assignments to preferred shifts. */
 interface WishDelta {
+  previous: number;
   avoided: number;
   short: number;
   preferred: number;
 }
 
-/** Whether a move's change is better for the wishes in their order: fewer avoided, then less short, then more preferred. */
+/** Whether a move's change is better for the wishes in their order: more previous assignments kept, fewer avoided, then less short, then more preferred. */
 function betterForWishes(d: WishDelta, eps: number): boolean {
+  if (d.previous !== 0) return d.previous > 0;
   if (d.avoided !== 0) return d.avoided < 0;
   if (Math.abs(d.short) > eps) return d.short < 0;
   return d.preferred > 0;
@@ -292,15 +294,17 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
   const short = (v: number, load: number): number => Math.max(0, goals.wanted[v]! - load);
   /** The change of giving up `out` and taking `into` (pairs of at most two volunteers). */
   const delta = (out: readonly number[], into: readonly number[]): WishDelta => {
-    const d: WishDelta = { avoided: 0, short: 0, preferred: 0 };
+    const d: WishDelta = { previous: 0, avoided: 0, short: 0, preferred: 0 };
     const change = new Map<number, number>();
     for (const pair of out) {
+      d.previous -= goals.previous[pair]!;
       d.avoided -= goals.avoided[pair]!;
       d.preferred -= goals.preferred[pair]!;
       const v = p.candVolunteer[pair]!;
       change.set(v, (change.get(v) ?? 0) - hoursOf(pair));
     }
     for (const pair of into) {
+      d.previous += goals.previous[pair]!;
       d.avoided += goals.avoided[pair]!;
       d.preferred += goals.preferred[pair]!;
       const v = p.candVolunteer[pair]!;

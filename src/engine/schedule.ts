@@ -9,6 +9,7 @@ import { explainShortfall, type ScheduleState } from './explain.js';
 import { isoUtc } from '../input/format.js';
 import { placement, type Placement } from '../rules/model.js';
 import { Roster } from '../rules/roster.js';
+import { changesOf, type Placed } from '../rules/previous.js';
 import { fairnessScore } from './fairness.js';
 import { ProgressTracker, type SolveProgress } from './progress.js';
 import { DEFAULT_MAX_MIP_PAIRS, solveSubproblem, type SubproblemDiagnostics, type SubproblemResult } from './solve-subproblem.js';
@@ -238,6 +239,7 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     }
     if (short) unfilled.push(s.id);
   }
+  const changes = problem.previous === undefined ? undefined : changesOf(problem, roster, placedInShifts(inShift));
   const hours = volunteers.map((v) => roster.hours(v.index));
   const summaries: EngineOutput['result']['volunteers'] = new Map();
   for (const v of volunteers) {
@@ -256,8 +258,18 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     volunteers: summaries,
     warnings,
     roster: rosterOut,
-    summary: summarize(problem, inShift, summaries, hours),
+    ...(changes ? { changes } : {}),
+    summary: summarize(problem, inShift, summaries, hours, changes?.dropped.length ?? 0),
   };
+}
+
+/** Every assignment, in shift request order, then volunteer request order. */
+function placedInShifts(inShift: ReadonlyArray<ReadonlyArray<{ volunteer: number; group: string | null; locked: boolean }>>): Placed[] {
+  const out: Placed[] = [];
+  inShift.forEach((here, shift) => {
+    for (const h of here) out.push({ volunteer: h.volunteer, shift, group: h.group, locked: h.locked });
+  });
+  return out;
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
@@ -274,6 +286,7 @@ function summarize(
   inShift: ReadonlyArray<ReadonlyArray<{ group: string | null }>>,
   summaries: EngineOutput['result']['volunteers'],
   hours: readonly number[],
+  previousDropped: number,
 ): ScheduleResult['summary'] {
   let demanded = 0;
   let filled = 0;
@@ -308,7 +321,7 @@ function summarize(
     filled_slots: filled,
     filled_by_priority: byPriority,
     fully_staffed_shifts: full,
-    previous_dropped: 0,
+    previous_dropped: previousDropped,
     avoided_assigned: avoided,
     hours_below_min: round2(below),
     preferred_assigned: preferred,

@@ -1,5 +1,5 @@
-// The volunteers' wishes as a subproblem's objective terms (CONTRACT.md section 11): avoided
-// shifts (level 4, fewest), hours short of min_hours (level 5, least) and preferred shifts
+// The volunteers' wishes as a subproblem's objective terms (CONTRACT.md sections 11 and 14):
+// previous assignments kept (level 3, most), avoided shifts (level 4, fewest), hours short of min_hours (level 5, least) and preferred shifts
 // (level 6, most). Wishes are never rules: every pair stays a candidate, and only the objective
 // sees them. A level that no pair or volunteer of the subproblem touches is absent, so a
 // request without wishes builds the same model and runs the same phases as before. Locked
@@ -10,14 +10,16 @@ import type { Prepared } from './candidates.js';
 export const SHORT_EPS = 1e-7;
 
 export interface SoftGoals {
+  /** Per candidate pair: 1 when it keeps a previous assignment (the volunteer in that shift, in a group the assignment allows). */
+  previous: Uint8Array;
   /** Per candidate pair: 1 when the volunteer asked to avoid its shift. */
   avoided: Uint8Array;
   /** Per candidate pair: 1 when the volunteer asked for its shift. */
   preferred: Uint8Array;
   /** Per volunteer with candidates: the hours still wanted after the locks (min_hours - locked hours, at least 0); 0 without candidates. */
   wanted: Float64Array;
-  /** Which levels this subproblem has: some candidate pair avoided, some volunteer with candidates short, some pair preferred. */
-  uses: { avoided: boolean; short: boolean; preferred: boolean };
+  /** Which levels this subproblem has: some pair keeping a previous assignment, some candidate pair avoided, some volunteer with candidates short, some pair preferred. */
+  uses: { previous: boolean; avoided: boolean; short: boolean; preferred: boolean };
 }
 
 const cache = new WeakMap<Prepared, SoftGoals>();
@@ -36,10 +38,21 @@ function readGoals(p: Prepared): SoftGoals {
   const n = p.candShift.length;
   const avoided = new Uint8Array(n);
   const preferred = new Uint8Array(n);
+  const previous = new Uint8Array(n);
   const wanted = new Float64Array(p.sub.volunteers.length);
-  const uses = { avoided: false, short: false, preferred: false };
+  const uses = { previous: false, avoided: false, short: false, preferred: false };
   p.sub.volunteers.forEach((v, vi) => {
     const pairs = p.byVolunteer[vi]!;
+    if (v.previous.length > 0) {
+      const groupsAt = new Map(v.previous.map((a) => [a.shift, a.groups]));
+      for (const pair of pairs) {
+        const slot = p.sub.shifts[p.candShift[pair]!]!;
+        if (groupsAt.get(slot.index)?.includes(slot.group)) {
+          previous[pair] = 1;
+          uses.previous = true;
+        }
+      }
+    }
     // A volunteer without candidates is as short in every schedule: a constant, left out.
     wanted[vi] = pairs.length > 0 ? Math.max(0, v.minHours - p.lockedHours[vi]!) : 0;
     if (wanted[vi] > SHORT_EPS) uses.short = true;
@@ -58,11 +71,35 @@ function readGoals(p: Prepared): SoftGoals {
       }
     }
   });
-  return { avoided, preferred, wanted, uses };
+  return { previous, avoided, preferred, wanted, uses };
 }
 
 /** Whether any level of wishes applies to the subproblem. */
-export const hasWishes = (g: SoftGoals): boolean => g.uses.avoided || g.uses.short || g.uses.preferred;
+export const hasWishes = (g: SoftGoals): boolean => g.uses.previous || g.uses.avoided || g.uses.short || g.uses.preferred;
+
+/** Previous assignments kept by new assignments (a 0/1 vector or column values over pairs). */
+export function previousCount(g: SoftGoals, x: ArrayLike<number>): number {
+  let total = 0;
+  for (let pair = 0; pair < g.previous.length; pair++) if (g.previous[pair] && x[pair]! > 0.5) total++;
+  return total;
+}
+
+/** Most previous assignments any schedule keeps: the previous pairs, counted per volunteer's shift and per slot kind. */
+export function previousBound(p: Prepared, g: SoftGoals): number {
+  let byVolunteer = 0;
+  p.byVolunteer.forEach((pairs) => {
+    const shifts = new Set<number>();
+    for (const pair of pairs) if (g.previous[pair]) shifts.add(p.sub.shifts[p.candShift[pair]!]!.index);
+    byVolunteer += shifts.size;
+  });
+  let bySlot = 0;
+  p.byShift.forEach((pairs, s) => {
+    let n = 0;
+    for (const pair of pairs) n += g.previous[pair]!;
+    bySlot += Math.min(n, p.demand[s]!);
+  });
+  return Math.min(byVolunteer, bySlot);
+}
 
 /** New assignments to avoided shifts, for a 0/1 vector (or column values) over pairs. */
 export function avoidedCount(g: SoftGoals, x: ArrayLike<number>): number {
@@ -102,22 +139,25 @@ export const shortAt = (g: SoftGoals, v: number, load: number): number => Math.m
  * Local search for fairness runs after the wishes' levels, so it may not make any of them worse.
  */
 export function moveKeepsWishes(p: Prepared, g: SoftGoals, out: readonly number[], into: readonly number[], load: (v: number) => number): boolean {
+  let kept = 0;
   let avoided = 0;
   let preferred = 0;
   const delta = new Map<number, number>();
   for (const pair of out) {
+    kept -= g.previous[pair]!;
     avoided -= g.avoided[pair]!;
     preferred -= g.preferred[pair]!;
     const v = p.candVolunteer[pair]!;
     delta.set(v, (delta.get(v) ?? 0) - p.sub.shifts[p.candShift[pair]!]!.hours);
   }
   for (const pair of into) {
+    kept += g.previous[pair]!;
     avoided += g.avoided[pair]!;
     preferred += g.preferred[pair]!;
     const v = p.candVolunteer[pair]!;
     delta.set(v, (delta.get(v) ?? 0) + p.sub.shifts[p.candShift[pair]!]!.hours);
   }
-  if (avoided > 0 || preferred < 0) return false;
+  if (kept < 0 || avoided > 0 || preferred < 0) return false;
   let short = 0;
   for (const [v, d] of delta) short += shortAt(g, v, load(v) + d) - shortAt(g, v, load(v));
   return short <= SHORT_EPS;

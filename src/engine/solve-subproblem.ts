@@ -6,7 +6,8 @@ import type { SolverBackend } from './backends/backend.js';
 import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, type Budget } from './budget.js';
 import { prepare, type Prepared } from './candidates.js';
 import { columnValues, formulate, type Formulation } from './formulate.js';
-import { bestGreedyFill, greedyFill } from './greedy.js';
+import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
+import { moveKeepsWishes, softGoals } from './soft-goals.js';
 import { note, runLevels, sum, type LevelDiagnostics, type LevelState, type PhaseDiagnostics, type PhaseName } from './levels.js';
 import { improveCoverage, improveFairness } from './local-search.js';
 import type { Assignment, SubproblemIncumbent } from './subproblem-runner.js';
@@ -117,7 +118,9 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   const { backend } = options;
   if (!backend || p.candShift.length > maxPairs) {
     const why = backend ? `${p.candShift.length} candidate pairs exceed the MIP limit of ${maxPairs}` : 'no solver backend';
-    x = improveFairness(p, x, solving);
+    // Without the MIP levels, fairness's local search still keeps previous assignments (and wishes) as met.
+    const goals = softGoals(p);
+    x = improveFairness(p, x, solving, goals.uses.previous ? { goals, moveKeepsWishes } : undefined);
     note(phases, 'balance', 'feasible', null, null, 0, `${why}: local search only`);
     report(x, 'balance', upper);
     return finish(run, { x, filled, fillBound: upper }, false);
@@ -161,7 +164,15 @@ interface Run {
 function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8Array; filled: number; upper: number } {
   const now = options.budget.now;
   let t = now();
-  let x = bestGreedyFill(p);
+  const goals = softGoals(p);
+  // Re-planning starts from the previous assignments that still fit, completed greedily; the
+  // plain greedy fill replaces that start only when it fills more (coverage comes first).
+  const plain = bestGreedyFill(p);
+  let x = plain;
+  if (goals.uses.previous) {
+    const kept = greedyFill(p, previousStart(p, goals.previous));
+    if (compareCoverage(filledByClass(p, kept), filledByClass(p, plain)) >= 0) x = kept;
+  }
   const upper = coverageUpperBound(p);
   note(phases, 'greedy', 'feasible', sum(x), upper, now() - t);
   t = now();

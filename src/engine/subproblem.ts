@@ -6,11 +6,14 @@
 // plain and structured-cloneable: it is what a solver worker receives.
 import type { Problem, Volunteer } from '../input/problem.js';
 import { placement, type Placement } from '../rules/model.js';
+import { openPrevious } from '../rules/previous.js';
 import type { RowSlot } from '../rules/rows.js';
 
 export interface SubVolunteer extends Volunteer {
   /** Locked assignments of this volunteer, in any shift (they use time, rest, days and hours). */
   locks: Placement[];
+  /** Previous assignments that can still hold: the shift (request index) and the groups whose slot may keep it (objective level 3). */
+  previous: Array<{ shift: number; groups: string[] }>;
 }
 
 /** A slot kind: one group of one shift the component covers. */
@@ -78,6 +81,7 @@ export function decompose(problem: Problem): Subproblem[] {
     const key = `${s.index}\u0000${lock.group}`;
     if (lock.group !== null) lockedCount.set(key, (lockedCount.get(key) ?? 0) + 1);
   }
+  const previousOf = openPrevious(problem);
   const byRoot = new Map<string, Subproblem>();
   for (const s of problem.shifts) {
     for (const [group, required] of s.required) {
@@ -98,7 +102,7 @@ export function decompose(problem: Problem): Subproblem[] {
   for (const v of problem.volunteers) {
     const sub = byRoot.get(components.find(v.groups[0]!));
     // Object.assign, not a spread, for the same reason: one hidden class for all volunteers.
-    if (sub) sub.volunteers.push(Object.assign({}, v, { locks: locksOf.get(v.index) ?? [] }));
+    if (sub) sub.volunteers.push(Object.assign({}, v, { locks: locksOf.get(v.index) ?? [], previous: previousOf.get(v.index) ?? [] }));
   }
   for (const sub of byRoot.values()) sub.group = sub.groups.join(' + ');
   return [...byRoot.values()];
@@ -122,6 +126,7 @@ export function plainVolunteer(index: number, id: string, group: string, capHour
     avoided: [],
     minHours: 0,
     locks: [],
+    previous: [],
   };
 }
 

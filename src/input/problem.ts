@@ -74,6 +74,19 @@ export interface Lock {
   requestIndex: number;
 }
 
+/** A previous assignment (previous_assignments): kept unless dropping it fills more (objective level 3). */
+export interface PreviousAssignment {
+  /** Index in previous_assignments of the first listing of the pair. */
+  requestIndex: number;
+  shiftId: string;
+  volunteerId: string;
+  /** Request indexes; null when the request no longer has the id (the assignment is dropped). */
+  shift: number | null;
+  volunteer: number | null;
+  /** The group given, if any: the assignment is then kept only in that group's slot. */
+  group: string | null;
+}
+
 export interface Rules {
   /** rules.min_rest_hours (default 0). */
   minRestHours: number;
@@ -90,6 +103,13 @@ export interface Problem {
   locks: Lock[];
   /** Indexes in current_assignments of pairs listed again (kept once). */
   duplicateLocks: Array<{ requestIndex: number; firstIndex: number }>;
+  /**
+   * Distinct previous pairs (volunteer, shift), in request order; undefined when the request has
+   * no previous_assignments (the result then has no `changes`).
+   */
+  previous?: PreviousAssignment[];
+  /** Indexes in previous_assignments of pairs listed again (kept once). */
+  duplicatePrevious?: Array<{ requestIndex: number; firstIndex: number }>;
   rules: Rules;
   /**
    * The IANA zone sentences and warnings write times in: the request's timezone, else
@@ -182,7 +202,35 @@ export function normalizeRequest(request: ScheduleRequest): Problem {
     };
   });
   const zone = request.timezone ?? request.rules?.timezone ?? 'UTC';
-  return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), rules, zone };
+  return { volunteers, shifts, ...resolveLocks(request, volunteers, shifts), ...resolvePrevious(request, volunteers, shifts), rules, zone };
+}
+
+/** previous_assignments as distinct pairs; an unknown id is kept (as null) so the result can say it was dropped. */
+function resolvePrevious(request: ScheduleRequest, volunteers: Volunteer[], shifts: Shift[]): Pick<Problem, 'previous' | 'duplicatePrevious'> {
+  if (request.previous_assignments === undefined) return {};
+  const shiftById = new Map(shifts.map((s) => [s.id, s.index]));
+  const volunteerById = new Map(volunteers.map((v) => [v.id, v.index]));
+  const firstIndex = new Map<string, number>();
+  const previous: PreviousAssignment[] = [];
+  const duplicatePrevious: NonNullable<Problem['duplicatePrevious']> = [];
+  request.previous_assignments.forEach((a, requestIndex) => {
+    const key = JSON.stringify([a.shift_id, a.volunteer_id]);
+    const first = firstIndex.get(key);
+    if (first !== undefined) {
+      duplicatePrevious.push({ requestIndex, firstIndex: first });
+      return;
+    }
+    firstIndex.set(key, requestIndex);
+    previous.push({
+      requestIndex,
+      shiftId: a.shift_id,
+      volunteerId: a.volunteer_id,
+      shift: shiftById.get(a.shift_id) ?? null,
+      volunteer: volunteerById.get(a.volunteer_id) ?? null,
+      group: a.group ?? null,
+    });
+  });
+  return { previous, duplicatePrevious };
 }
 
 /** Shift ids as request indexes, ascending and each once; an id no shift has is dropped (validation warned). */

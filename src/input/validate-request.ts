@@ -28,6 +28,12 @@ const EXPECTED: Record<string, string> = {
   'request.volunteers': 'an array of volunteers such as [{"id": "v1", "group": "kitchen", "max_hours": 8}]',
   'request.unassigned_shifts': `an array of shifts such as [{"id": "sat-am", "start": "${UTC_EXAMPLE}", "end": "2026-06-01T12:00:00Z", "required_groups": {"kitchen": 2}}]`,
   'request.current_assignments': 'an array of {"shift_id": ..., "volunteer_id": ...} objects',
+  'request.previous_assignments': 'an array of {"shift_id": ..., "volunteer_id": ...} objects (a schedule already published)',
+  previous:
+    'an object such as {"shift_id": "sat-am", "volunteer_id": "v1"}, or with the group whose slot it filled: {"shift_id": "sat-am", "volunteer_id": "v1", "group": "kitchen"}',
+  'previous.shift_id': 'the id of a shift, such as "sat-am"',
+  'previous.volunteer_id': 'the id of a volunteer, such as "v1"',
+  'previous.group': 'a group name such as "kitchen"',
   volunteer: 'an object such as {"id": "v1", "group": "kitchen", "max_hours": 8}',
   'volunteer.id': 'a non-empty string such as "v17"',
   'volunteer.name': 'a string such as "Ana Ruiz"',
@@ -73,6 +79,7 @@ const COLLECTION_KIND: Record<string, string> = {
   volunteers: 'volunteer',
   unassigned_shifts: 'shift',
   current_assignments: 'assignment',
+  previous_assignments: 'previous',
 };
 
 interface Field {
@@ -247,6 +254,7 @@ function unknownProperties(body: Obj, schemas: ReadonlyMap<string, JsonSchema>, 
   };
   each('unassigned_shifts', checker(propsOf(schemas.get('shift')), 'a shift'));
   each('current_assignments', checker(propsOf(schemas.get('current-assignment')), 'a current assignment'));
+  each('previous_assignments', checker(propsOf(schemas.get('previous-assignment')), 'a previous assignment'));
 }
 
 function items(body: Obj, key: string): Array<[Obj, number]> {
@@ -704,6 +712,7 @@ const ITEM_SCHEMAS: Array<[string, string]> = [
   ['volunteers', 'volunteer'],
   ['unassigned_shifts', 'shift'],
   ['current_assignments', 'current-assignment'],
+  ['previous_assignments', 'previous-assignment'],
 ];
 
 /**
@@ -741,7 +750,7 @@ export type ProblemWarnings = (problem: Problem, out: CappedEntries<Warning>) =>
 
 /**
  * The id of the volunteer or shift an entry at `pointer` concerns, when the body has it: the
- * item's id under volunteers and unassigned_shifts; under current_assignments the
+ * item's id under volunteers and unassigned_shifts; under current_assignments and previous_assignments the
  * assignment's volunteer_id, or its shift_id for an entry about that field. (An entry that
  * names its id itself, such as a shift's lock_headcount_exceeded, keeps it.)
  */
@@ -752,7 +761,7 @@ function entryId(body: Obj, pointer: string): string | undefined {
   const item = Array.isArray(list) ? (list as Json[])[Number(index)] : undefined;
   if (!isObject(item)) return undefined;
   const key =
-    top === 'current_assignments'
+    top === 'current_assignments' || top === 'previous_assignments'
       ? field === 'shift_id'
         ? 'shift_id'
         : 'volunteer_id'

@@ -10,8 +10,9 @@ import { groupLockWarnings } from './groups.js';
 import { hoursLockWarning } from './hours.js';
 import { lockPointer } from './lock-pointer.js';
 import { spacingLockWarnings } from './spacing.js';
+import { previousWarnings } from './previous.js';
 
-/** Adds a warning per rule a locked assignment breaks to `out` (capped per code). */
+/** Adds a warning per rule a locked assignment breaks to `out` (capped per code), and one per previous assignment that can no longer hold. */
 export function lockWarnings(problem: Problem, out: CappedEntries<Warning>): void {
   const { volunteers, shifts, locks } = problem;
   const lockAt = new Map(locks.map((l) => [l.requestIndex, l]));
@@ -38,4 +39,5 @@ export function lockWarnings(problem: Problem, out: CappedEntries<Warning>): voi
     dailyLockWarnings(problem, vi, list, out);
   }
   availabilityLockWarnings(problem, out);
+  previousWarnings(problem, out);
 }

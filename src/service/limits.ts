@@ -12,6 +12,8 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
     ['volunteers', limits.maxVolunteers, 'MAX_VOLUNTEERS'],
     ['unassigned_shifts', limits.maxShifts, 'MAX_SHIFTS'],
     ['current_assignments', limits.maxLockedAssignments, 'MAX_LOCKED_ASSIGNMENTS'],
+    // A published schedule is as long as the locks it could have been: the same limit.
+    ['previous_assignments', limits.maxLockedAssignments, 'MAX_LOCKED_ASSIGNMENTS'],
   ];
   for (const [key, max, name] of checks) {
     const list = record[key];
@@ -34,7 +36,7 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
   keysOf(record, 'the request');
   const rules = record.rules;
   if (typeof rules === 'object' && rules !== null) keysOf(rules as Record<string, unknown>, 'rules');
-  for (const key of ['volunteers', 'unassigned_shifts', 'current_assignments'])
+  for (const key of ['volunteers', 'unassigned_shifts', 'current_assignments', 'previous_assignments'])
     items(key).forEach((item, i) => {
       keysOf(item, `${key}[${i}]`);
     });
@@ -70,9 +72,10 @@ export function enforceCountLimits(body: unknown, limits: Limits): void {
       for (const name of names) tooLong(name, `a group name in unassigned_shifts[${i}].required_groups`);
     }
   });
-  items('current_assignments').forEach((a, i) => {
-    for (const field of ['shift_id', 'volunteer_id']) tooLong(a[field], `current_assignments[${i}].${field}`);
-  });
+  for (const key of ['current_assignments', 'previous_assignments'])
+    items(key).forEach((a, i) => {
+      for (const field of ['shift_id', 'volunteer_id', 'group']) tooLong(a[field], `${key}[${i}].${field}`);
+    });
 }
 
 /**

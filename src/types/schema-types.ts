@@ -395,7 +395,7 @@ export interface Links {
 
 export interface Warning {
   /**
-   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
+   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours, previous_dropped, duplicate_previous; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
    */
   code: string;
   /**
@@ -422,6 +422,22 @@ export interface Warning {
    * For a CSV upload: the column header as written in the file.
    */
   column?: string;
+  [k: string]: unknown;
+}
+
+export interface PreviousAssignment {
+  /**
+   * Id of the shift (a shift no longer in unassigned_shifts drops the assignment, with a warning).
+   */
+  shift_id: string;
+  /**
+   * Id of the volunteer (a volunteer no longer in volunteers drops the assignment, with a warning).
+   */
+  volunteer_id: string;
+  /**
+   * Optional: the group whose slot the volunteer filled (as the result's roster gives it). With it, the assignment is kept only in that group's slot; without it, in a slot of any of the volunteer's groups.
+   */
+  group?: string;
   [k: string]: unknown;
 }
 
@@ -562,6 +578,10 @@ export interface ScheduleRequest {
    * Assignments already made, locked in and kept (at most 50,000 by default). Optional.
    */
   current_assignments?: CurrentAssignment[];
+  /**
+   * A schedule already published, to re-plan with the fewest changes (optional; at most 50,000 by default, the limit of current_assignments). Each is kept unless dropping it lets more slots be filled or more shifts be fully staffed; one that can no longer hold (its volunteer or shift gone, the volunteer unavailable then, a rule broken) is dropped with a warning. With this field the result adds `changes`. A pair also in current_assignments is simply kept (locked).
+   */
+  previous_assignments?: PreviousAssignment[];
   /**
    * Rules for every volunteer (optional); a volunteer's own min_rest_hours or max_shifts_per_day overrides the value here.
    */
@@ -734,6 +754,64 @@ export interface ScheduleResult {
     [k: string]: unknown;
   }[];
   /**
+   * Only when the request has previous_assignments: what re-planning changed, so the coordinator knows whom to tell. `kept` counts the previous assignments still in the schedule (one also locked in current_assignments counts as kept); `dropped` lists each one no longer there with why; `added` lists each new assignment that was not a previous one (locked ones are never listed). summary.previous_dropped is the length of `dropped`.
+   */
+  changes?: {
+    /**
+     * Previous assignments still in the schedule.
+     */
+    kept: number;
+    /**
+     * Previous assignments not in the schedule, in the order of previous_assignments.
+     */
+    dropped: {
+      /**
+       * The shift, as previous_assignments gave it.
+       */
+      shift_id: string;
+      /**
+       * The volunteer, as previous_assignments gave it.
+       */
+      volunteer_id: string;
+      /**
+       * Why it was dropped. It can no longer hold (each of these also gives a previous_dropped warning): volunteer_removed, shift_removed (the id is no longer in the request), group_not_required (the shift no longer asks for the volunteer's group, or the group given), unavailable (outside the volunteer's available windows or in an unavailable one), overlap, rest, max_shifts_per_day, max_hours (a rule broken with the volunteer's locked assignments or the previous assignments kept), headcount (the slots of the group are taken by locked or kept previous assignments). Or, chosen by the engine: replaced (dropping it let more slots be filled or more shifts be fully staffed; the number of these is the least that allows it).
+       */
+      reason:
+        | 'volunteer_removed'
+        | 'shift_removed'
+        | 'group_not_required'
+        | 'unavailable'
+        | 'overlap'
+        | 'rest'
+        | 'max_shifts_per_day'
+        | 'max_hours'
+        | 'headcount'
+        | 'replaced';
+      /**
+       * The reason as a sentence, naming the volunteer and the shift (and the other shift, for overlap and rest).
+       */
+      message: string;
+      /**
+       * For overlap and rest: the shift the volunteer keeps that is too close.
+       */
+      other_shift_id?: string;
+      [k: string]: unknown;
+    }[];
+    /**
+     * New assignments that were not previous ones, in roster order (shift request order, then volunteer request order).
+     */
+    added: {
+      shift_id: string;
+      volunteer_id: string;
+      /**
+       * The group whose slot the volunteer fills.
+       */
+      group: string;
+      [k: string]: unknown;
+    }[];
+    [k: string]: unknown;
+  };
+  /**
    * The value of every objective level, in the objective's order, so two results compare at a glance: coverage (demanded_slots, filled_slots, filled_by_priority), fully_staffed_shifts, previous_dropped, avoided_assigned, hours_below_min, preferred_assigned and sum_squared_hours. Locked assignments count everywhere.
    */
   summary: {
@@ -765,7 +843,7 @@ export interface ScheduleResult {
      */
     fully_staffed_shifts: number;
     /**
-     * Previous assignments dropped (objective level 3). Always 0 for now: no request field gives previous assignments yet.
+     * Previous assignments dropped (objective level 3, the fewer the better): the length of changes.dropped; 0 without previous_assignments.
      */
     previous_dropped: number;
     /**
