@@ -58,6 +58,7 @@ export type ViolationCode =
   | 'summary_count'
   | 'summary_wishes'
   | 'result_summary'
+  | 'changes'
   | 'avoided_flag'
   | 'fairness_score'
   | 'unfilled_shifts'
@@ -141,6 +142,8 @@ export interface RequestFacts {
   vById: Map<string, Volunteer>;
   sById: Map<string, Shift>;
   locks: Lock[];
+  /** previous_assignments, each distinct pair once (in request order); undefined when the request has none. */
+  previous?: Array<{ volunteerId: string; shiftId: string; group?: string }>;
   timezone: string;
 }
 
@@ -242,7 +245,18 @@ export function readRequest(request: Json): RequestFacts {
     seen.add(key);
     locks.push({ v: vById.get(a.volunteer_id)!, s: sById.get(a.shift_id)!, index });
   });
-  return { volunteers, shifts, vById, sById, locks, timezone };
+  const facts: RequestFacts = { volunteers, shifts, vById, sById, locks, timezone };
+  if (Array.isArray(request.previous_assignments)) {
+    const listed = new Set<string>();
+    facts.previous = [];
+    for (const a of request.previous_assignments as Json[]) {
+      const key = pairKey(a.volunteer_id, a.shift_id);
+      if (listed.has(key)) continue;
+      listed.add(key);
+      facts.previous.push({ volunteerId: a.volunteer_id, shiftId: a.shift_id, ...(a.group !== undefined ? { group: a.group } : {}) });
+    }
+  }
+  return facts;
 }
 
 /** Whether the shift lies wholly inside the union of the volunteer's available windows. */
@@ -514,7 +528,7 @@ function wishesMet(v: Volunteer, shiftIds: readonly string[], hours: number) {
 /**
  * The value of every objective level: slots demanded and filled (per shift and group, at most
  * the headcount; per priority class too), shifts with every group full, previous assignments
- * dropped (none: no request field makes them yet), the wishes summed, and the sum of squares.
+ * dropped, the wishes summed, and the sum of squares.
  */
 function objectiveSummary(facts: RequestFacts, { byShift, byVolunteer, hours }: Schedule) {
   const byPriority: Record<string, { demanded: number; filled: number }> = {};
@@ -558,7 +572,7 @@ function objectiveSummary(facts: RequestFacts, { byShift, byVolunteer, hours }: 
     filled_slots: filled,
     filled_by_priority: byPriority,
     fully_staffed_shifts: full,
-    previous_dropped: 0,
+    previous_dropped: (facts.previous ?? []).filter((a) => !keptPrevious(a, byVolunteer)).length,
     avoided_assigned: avoided,
     hours_below_min: round2(below),
     preferred_assigned: preferred,
@@ -566,7 +580,66 @@ function objectiveSummary(facts: RequestFacts, { byShift, byVolunteer, hours }: 
   };
 }
 
+/** Whether the schedule keeps a previous assignment: the volunteer in the shift, in the group it names if it names one (a lock keeps it in any). */
+function keptPrevious(a: NonNullable<RequestFacts['previous']>[number], byVolunteer: Schedule['byVolunteer']): boolean {
+  const held = byVolunteer.get(a.volunteerId)?.find((x) => x.s.id === a.shiftId);
+  return held !== undefined && (a.group === undefined || held.locked || held.group === a.group);
+}
+
+/**
+ * changes (CONTRACT.md section 14): present exactly when the request has previous_assignments;
+ * kept counts the previous pairs the schedule keeps; dropped lists the others in request order,
+ * each reason true where this checker can tell (an id gone, the group, availability, the other
+ * shift of an overlap or rest kept beside it); added lists every new assignment that does not
+ * keep a previous one, in roster order.
+ */
+function checkChanges(facts: RequestFacts, { byShift, byVolunteer }: Schedule, result: Json, fail: Fail): void {
+  const changes = result.changes as Json | undefined;
+  if (facts.previous === undefined) {
+    if (changes !== undefined) fail('changes', {}, 'changes given for a request without previous_assignments');
+    return;
+  }
+  if (changes === undefined) {
+    fail('changes', {}, 'changes missing although the request has previous_assignments');
+    return;
+  }
+  const kept = facts.previous.filter((a) => keptPrevious(a, byVolunteer));
+  if (changes.kept !== kept.length) fail('changes', {}, `changes.kept ${changes.kept} != ${kept.length}`);
+  const dropped = facts.previous.filter((a) => !keptPrevious(a, byVolunteer));
+  const listed = (changes.dropped as Json[]).map((d) => pairKey(d.volunteer_id, d.shift_id));
+  const expected = dropped.map((a) => pairKey(a.volunteerId, a.shiftId));
+  if (JSON.stringify(listed) !== JSON.stringify(expected)) fail('changes', {}, `changes.dropped ${JSON.stringify(listed)} != ${JSON.stringify(expected)}`);
+  for (const d of changes.dropped as Json[]) {
+    const v = facts.vById.get(d.volunteer_id);
+    const s = facts.sById.get(d.shift_id);
+    const wrong = (why: string): void => fail('changes', { volunteer: d.volunteer_id, shift: d.shift_id }, `dropped ${d.volunteer_id} -> ${d.shift_id}: reason ${d.reason} ${why}`);
+    if ((d.reason === 'volunteer_removed') !== (v === undefined)) wrong('does not match whether the volunteer is in the request');
+    else if (v !== undefined && (d.reason === 'shift_removed') !== (s === undefined)) wrong('does not match whether the shift is in the request');
+    if (!v || !s) continue;
+    const previous = facts.previous.find((a) => a.volunteerId === v.id && a.shiftId === s.id)!;
+    const groups = (previous.group === undefined ? v.groups : v.groups.filter((g) => g === previous.group)).filter((g) => (s.required[g] ?? 0) > 0);
+    if ((d.reason === 'group_not_required') !== (groups.length === 0)) wrong('does not match the groups the shift requires');
+    if (d.reason === 'unavailable' && !excluded(v, s)) wrong('but the volunteer is available then');
+    if (d.reason === 'overlap' || d.reason === 'rest') {
+      const other = byVolunteer.get(v.id)!.find((x) => x.s.id === d.other_shift_id);
+      if (!other || !tooClose(v, other.s, s)) wrong(`but ${d.other_shift_id} is not a shift of theirs too close to it`);
+      else if ((d.reason === 'overlap') !== overlapping(other.s, s)) wrong(`but ${d.other_shift_id} ${overlapping(other.s, s) ? 'overlaps' : 'does not overlap'}`);
+    }
+  }
+  const wasPrevious = new Map(facts.previous.map((a) => [pairKey(a.volunteerId, a.shiftId), a]));
+  const added: string[] = [];
+  for (const s of facts.shifts) {
+    for (const a of byShift.get(s.id) ?? []) {
+      const previous = wasPrevious.get(pairKey(a.v.id, s.id));
+      if (!a.locked && (previous === undefined || !keptPrevious(previous, byVolunteer))) added.push(`${pairKey(a.v.id, s.id)}\u0000${a.group}`);
+    }
+  }
+  const given = (changes.added as Json[]).map((x) => `${pairKey(x.volunteer_id, x.shift_id)}\u0000${x.group}`);
+  if (JSON.stringify(given) !== JSON.stringify(added)) fail('changes', {}, `changes.added ${JSON.stringify(given)} != ${JSON.stringify(added)}`);
+}
+
 function checkResultSummary(facts: RequestFacts, schedule: Schedule, result: Json, fail: Fail): void {
+  checkChanges(facts, schedule, result, fail);
   const expected = objectiveSummary(facts, schedule);
   const given = result.summary ?? {};
   for (const [key, value] of Object.entries(expected)) {

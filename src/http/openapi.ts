@@ -128,7 +128,7 @@ const VOLUNTEER_COLUMNS =
   'Volunteers CSV: Name, Group, Max Hours (a number, 999 for unlimited); optional ID, Additional Groups ("driver, kitchen"), Available and Unavailable (windows separated by ";", each "start - end", such as "6/6/2026 8:00 AM - 6/6/2026 5:00 PM", "2026-06-06 22:00 - 2026-06-07 02:00", or with the end as a time of day alone, "6/6/2026 8:00 AM - 5:00 PM" or "2026-06-06 22:00 - 02:00", an end before the start meaning the next day), Min Rest Hours, Max Shifts Per Day (a blank cell: not given); Preferred Shifts and Avoid Shifts (shifts separated by ";", each an ID of the shifts file or the Name of exactly one shift: wishes, never rules) and Min Hours (hours hoped for, a target); Email and Phone are read and ignored. ' +
   CSV_DATES;
 const SHIFT_COLUMNS =
-  'Shifts CSV: Name, Start, End (such as "6/6/2026 7:00 AM", "6/6/2026 19:30" or "2026-06-06 19:30"), Groups ("kitchen:2, bar:1"); optional ID, Priority (1 to 5, higher filled first; blank or absent: 1) and Locked Volunteers (the volunteers already promised the shift, by ID or Name, separated by ";"; kept as locked assignments). ' +
+  'Shifts CSV: Name, Start, End (such as "6/6/2026 7:00 AM", "6/6/2026 19:30" or "2026-06-06 19:30"), Groups ("kitchen:2, bar:1"); optional ID, Priority (1 to 5, higher filled first; blank or absent: 1) and Locked Volunteers (the volunteers already promised the shift, by ID or Name, separated by ";"; kept as locked assignments) and Previous Volunteers (the schedule already published, the same way: kept unless dropping one fills more; JSON previous_assignments). ' +
   CSV_DATES;
 
 /** The OpenAPI document: info, the paths of each part of the service, and the shared components. */

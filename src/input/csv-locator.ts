@@ -57,23 +57,29 @@ const FILE_ORDER: Record<CsvFile, number> = { volunteers: 0, shifts: 1 };
 export const byPlace = (a: { file: CsvFile; row?: number }, b: { file: CsvFile; row?: number }): number =>
   FILE_ORDER[a.file] - FILE_ORDER[b.file] || (a.row ?? 0) - (b.row ?? 0);
 
+/** The assignments read from one column of the shifts file: each in request order with its row and its volunteer's id, and the column's header as written. */
+export interface AssignmentCells {
+  cells: ReadonlyArray<{ row: number; id: string }>;
+  column?: string | undefined;
+}
+
 export class CsvLocator {
   /**
-   * `locks`: each current assignment read from a Locked Volunteers cell, in request order, with
-   * its shifts-file row and its volunteer's id; `lockColumn`: that column's header as written.
+   * `assignments`: the current assignments read from the Locked Volunteers cells and the
+   * previous ones read from the Previous Volunteers cells.
    */
   constructor(
     private readonly sheets: Partial<Record<CsvFile, LocatedSheet>>,
-    private readonly locks: ReadonlyArray<{ row: number; id: string }> = [],
-    private readonly lockColumn?: string,
+    private readonly assignments: Partial<Record<'current_assignments' | 'previous_assignments', AssignmentCells>> = {},
   ) {}
 
   /** The cell (or row) a pointer into the built request stands for; undefined for a pointer outside the two lists (rules, the whole request). */
   locate(pointer: string): CsvLocation | undefined {
     const [list, index, field] = parsePointer(pointer);
-    if (list === 'current_assignments' && index !== undefined && /^\d{1,9}$/.test(index)) {
-      const lock = this.locks[Number(index)];
-      return lock && { file: 'shifts', row: lock.row, ...(this.lockColumn === undefined ? {} : { column: this.lockColumn }), id: lock.id };
+    if ((list === 'current_assignments' || list === 'previous_assignments') && index !== undefined && /^\d{1,9}$/.test(index)) {
+      const from = this.assignments[list];
+      const entry = from?.cells[Number(index)];
+      return entry && { file: 'shifts', row: entry.row, ...(from!.column === undefined ? {} : { column: from!.column }), id: entry.id };
     }
     const file = list === undefined ? undefined : FILE_OF.get(list);
     if (file === undefined || index === undefined || !/^\d{1,9}$/.test(index)) return undefined;

@@ -68,6 +68,7 @@ const COLUMNS: Record<CsvFile, Column[]> = {
     { name: 'ID', required: false },
     { name: 'Priority', required: false },
     { name: 'Locked Volunteers', required: false },
+    { name: 'Previous Volunteers', required: false },
   ],
 };
 
@@ -318,12 +319,14 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   const dates = survey.settle();
   for (const e of dates.errors) errors.push(e);
   const volunteers = sheets.volunteers ? volunteerRows(sheets.volunteers, clock, dates.readings.volunteers, found) : [];
-  const locks = sheets.shifts ? lockedVolunteers(sheets.shifts, volunteers, errors) : [];
+  const locks = sheets.shifts ? namedVolunteers(sheets.shifts, 'Locked Volunteers', volunteers, errors) : [];
+  const previous = sheets.shifts?.sheet.headers.has('Previous Volunteers') ? namedVolunteers(sheets.shifts, 'Previous Volunteers', volunteers, errors) : undefined;
   if (sheets.volunteers && sheets.shifts) wishedShifts(sheets.volunteers, sheets.shifts, volunteers, errors);
   const request: ScheduleRequest = {
     volunteers,
     unassigned_shifts: sheets.shifts ? shiftRows(sheets.shifts, clock, dates.readings.shifts, found) : [],
     ...(locks.length > 0 ? { current_assignments: locks.map(({ shift_id, volunteer_id }) => ({ shift_id, volunteer_id })) } : {}),
+    ...(previous ? { previous_assignments: previous.map(({ shift_id, volunteer_id }) => ({ shift_id, volunteer_id })) } : {}),
     rules: { ...rules, timezone: zone },
   };
   if (errors.length > 0) {
@@ -339,11 +342,13 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   }
   const more = warnings.overflow((code, n): Warning => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, n) }));
   const located = (s: IdentifiedSheet | undefined) => s && { rows: s.sheet.rows.map((r, i) => ({ row: r.row, id: s.ids[i]! })), headers: s.sheet.headers };
-  const lockCells = locks.map(({ row, volunteer_id }) => ({ row, id: volunteer_id }));
+  const cellsOf = (list: ReadonlyArray<{ row: number; volunteer_id: string }>, column: string) => ({
+    cells: list.map(({ row, volunteer_id }) => ({ row, id: volunteer_id })),
+    column: sheets.shifts?.sheet.headers.get(column),
+  });
   const locator = new CsvLocator(
     { volunteers: located(sheets.volunteers), shifts: located(sheets.shifts) },
-    lockCells,
-    sheets.shifts?.sheet.headers.get('Locked Volunteers'),
+    { current_assignments: cellsOf(locks, 'Locked Volunteers'), previous_assignments: cellsOf(previous ?? [], 'Previous Volunteers') },
   );
   return { ok: true, request, warnings: [...warnings.list(), ...more], locator };
 }
@@ -486,24 +491,29 @@ function cellError(file: CsvFile, { sheet, ids }: IdentifiedSheet, i: number, er
 }
 
 /**
- * The Locked Volunteers cells of the shifts file: assignments already made (JSON's
- * current_assignments), each entry a volunteer's ID or the Name of exactly one volunteer (a
- * Name two volunteers share is refused); entries separated by ";" (names may hold commas: "Ruiz, Ana"). In row order,
- * each with its spreadsheet row; an entry that names nobody, or several, is an error at the cell.
+ * The Locked Volunteers cells of the shifts file (assignments already made: JSON's
+ * current_assignments) or its Previous Volunteers cells (a schedule already published: JSON's
+ * previous_assignments). Each entry is a volunteer's ID or the Name of exactly one volunteer (a
+ * Name two volunteers share is refused); entries separated by ";" (names may hold commas: "Ruiz,
+ * Ana"). In row order, each with its spreadsheet row. An entry that names several volunteers is
+ * an error at the cell; one that names nobody is an error among the locks, and among the previous
+ * volunteers is kept as written (a volunteer taken off the list since: their assignment is
+ * dropped with a warning, as in JSON).
  */
-function lockedVolunteers(
+function namedVolunteers(
   shifts: IdentifiedSheet,
+  column: 'Locked Volunteers' | 'Previous Volunteers',
   volunteers: ScheduleRequest['volunteers'],
   errors: CappedList<CsvError>,
 ): Array<{ shift_id: string; volunteer_id: string; row: number }> {
-  if (!shifts.sheet.headers.has('Locked Volunteers')) return [];
+  if (!shifts.sheet.headers.has(column)) return [];
   const ids = new Set(volunteers.map((v) => v.id));
   const byName = new Map<string, string[]>();
   for (const v of volunteers) if (v.name !== undefined) byName.set(v.name, [...(byName.get(v.name) ?? []), v.id]);
   const hints = new NameSuggester([...ids, ...byName.keys()]);
   const out: Array<{ shift_id: string; volunteer_id: string; row: number }> = [];
   shifts.sheet.rows.forEach(({ row, cells }, i) => {
-    const cell = cells.get('Locked Volunteers') ?? '';
+    const cell = cells.get(column) ?? '';
     if (cell === '') return;
     const err = cellError('shifts', shifts, i, errors);
     const seen = new Set<string>();
@@ -513,18 +523,19 @@ function lockedVolunteers(
       // column, the first "Ana" is identified as Ana and the second as "Ana #2").
       const byThisName = byName.get(entry) ?? [];
       const named = byThisName.length <= 1 && ids.has(entry) ? [entry] : byThisName;
-      if (named.length !== 1) {
+      const gone = named.length === 0 && column === 'Previous Volunteers';
+      if (named.length !== 1 && !gone) {
         err(
-          'Locked Volunteers',
+          column,
           named.length === 0
-            ? `Locked Volunteers names ${quote(entry)}, who is in the volunteers file by neither ID nor Name${hints.didYouMean(entry)} Separate several with ";".`
-            : `Locked Volunteers names ${quote(entry)}, the Name of ${named.length} volunteers (${named.map((x) => quote(x)).join(', ')}); write the ID of the one meant.`,
+            ? `${column} names ${quote(entry)}, who is in the volunteers file by neither ID nor Name${hints.didYouMean(entry)} Separate several with ";".`
+            : `${column} names ${quote(entry)}, the Name of ${named.length} volunteers (${named.map((x) => quote(x)).join(', ')}); write the ID of the one meant.`,
         );
         continue;
       }
-      const volunteer = named[0]!;
+      const volunteer = gone ? entry : named[0]!;
       if (seen.has(volunteer)) {
-        err('Locked Volunteers', `Locked Volunteers lists ${quote(entry)} twice in ${quote(cell)}; list each volunteer once.`);
+        err(column, `${column} lists ${quote(entry)} twice in ${quote(cell)}; list each volunteer once.`);
         continue;
       }
       seen.add(volunteer);

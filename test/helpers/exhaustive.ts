@@ -128,6 +128,8 @@ export function bestFilledByPriority(request: Json): number[] {
 export interface LevelValues {
   filled: number[];
   staffed: number;
+  /** Previous assignments kept (level 3). */
+  kept: number;
   avoided: number;
   short: number;
   preferred: number;
@@ -137,10 +139,11 @@ export interface LevelValues {
 /** Shortfalls (sums of hours) equal within this are equal. */
 const SHORT_TOL = 1e-6;
 
-/** >0 when a is better than b on levels 1 to 6 (coverage, staffed, avoided, short, preferred), <0 when worse, 0 when tied. */
+/** >0 when a is better than b on levels 1 to 6 (coverage, staffed, previous kept, avoided, short, preferred), <0 when worse, 0 when tied. */
 export function compareLevels(a: LevelValues, b: LevelValues): number {
   for (let c = 0; c < CLASSES; c++) if (a.filled[c] !== b.filled[c]) return a.filled[c]! - b.filled[c]!;
   if (a.staffed !== b.staffed) return a.staffed - b.staffed;
+  if (a.kept !== b.kept) return a.kept - b.kept;
   if (a.avoided !== b.avoided) return b.avoided - a.avoided;
   if (Math.abs(a.short - b.short) > SHORT_TOL) return b.short - a.short;
   return a.preferred - b.preferred;
@@ -158,6 +161,12 @@ function levelValues(facts: RequestFacts, pairs: ReadonlyArray<{ v: number; s: S
       if (here >= n) staffed++;
     }
   }
+  let kept = 0;
+  for (const prev of facts.previous ?? []) {
+    const held = pairs.find((a) => facts.volunteers[a.v]!.id === prev.volunteerId && a.s.id === prev.shiftId);
+    const locked = facts.locks.some((l) => l.v.id === prev.volunteerId && l.s.id === prev.shiftId);
+    if (held && (prev.group === undefined || locked || held.group === prev.group)) kept++;
+  }
   let avoided = 0;
   let preferred = 0;
   let short = 0;
@@ -171,7 +180,7 @@ function levelValues(facts: RequestFacts, pairs: ReadonlyArray<{ v: number; s: S
     short += Math.max(0, v.minHours - raw[i]!.hours);
     squares += raw[i]!.hours ** 2;
   });
-  return { filled, staffed, avoided, short, preferred, squares };
+  return { filled, staffed, kept, avoided, short, preferred, squares };
 }
 
 /** The level values of a result, read from its roster. */
