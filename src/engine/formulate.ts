@@ -74,6 +74,13 @@ export interface Wishes {
   model?: SubModel;
   /** Level 3: previous assignments kept (most). */
   previous?: WishLevel;
+  /**
+   * With previous assignments: a cost too small to trade against one slot or one fully staffed
+   * shift (it sums to at most PREVIOUS_BIAS) on each pair that keeps one, added to the coverage
+   * and staffing MIPs' objectives, so that among the schedules as good for them the MIP's
+   * incumbents keep previous assignments (level 3 then has less to repair).
+   */
+  previousBias?: Float64Array;
   avoided?: WishLevel;
   /** `cols`: short_v per volunteer (-1 where the volunteer wants no more hours or has no candidate). */
   short?: WishLevel & { cols: Int32Array };
@@ -81,6 +88,8 @@ export interface Wishes {
 }
 
 const MAX_PIECES = 64;
+/** The most the previous assignments' bias adds to an integer objective (see Wishes.previousBias). */
+export const PREVIOUS_BIAS = 0.01;
 
 function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
@@ -332,7 +341,12 @@ function addWishLevels({ p, m }: Build, goals: SoftGoals, shortCols: Int32Array 
     return { objective: { sense, costs }, fixRow };
   };
   const wishes: Wishes = { goals };
-  if (goals.uses.previous) wishes.previous = level('prev_fix', 'max', pairsWhere(goals.previous));
+  if (goals.uses.previous) {
+    const pairs = pairsWhere(goals.previous);
+    wishes.previous = level('prev_fix', 'max', pairs);
+    wishes.previousBias = new Float64Array(m.numCols);
+    for (const pair of pairs) wishes.previousBias[pair] = PREVIOUS_BIAS / (pairs.length + 1);
+  }
   if (goals.uses.avoided) wishes.avoided = level('avoid_fix', 'min', pairsWhere(goals.avoided));
   if (shortCols)
     wishes.short = {

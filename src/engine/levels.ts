@@ -161,6 +161,8 @@ export interface ObjectiveLevel {
   alwaysShown?: boolean;
   /** Solved on the wishes' model (Formulation.wishes.model: no fairness pieces). */
   onWishModel?: boolean;
+  /** Costs added to the objective of the level's MIP only (not its LP, whose bound stays the level's own): a tie-break toward later levels. */
+  mipBias?(f: Formulation): Float64Array | undefined;
   /** A level before the wishes (coverage, staffing): with wishes, solved on the model without them (Formulation.wishes.base), exactly as without wishes. */
   beforeWishes?: boolean;
 }
@@ -217,6 +219,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
     beforeWishes: true,
+    mipBias: (f) => f.wishes.previousBias,
     value: (s, v) => (single ? sum(v, s.f.numPairs) : filledByClass(s.p, v)[k]!),
     part: (s) => {
       if (s.p.sub.groups.length < 2) return undefined;
@@ -270,6 +273,7 @@ export const staffingLevel: ObjectiveLevel = {
   mipPhase: 'staffing',
   refines: true,
   beforeWishes: true,
+  mipBias: (f) => f.wishes.previousBias,
   mipShare: MIP_SHARES.staffing,
   objective: (f) => f.staffing,
   holdRow: (f) => f.staffFixRow,
@@ -324,6 +328,7 @@ export const previousLevel: ObjectiveLevel = {
   ...wishLevel((w) => w.previous),
   lpPhase: 'previous_lp',
   mipPhase: 'previous',
+  refines: false,
   value: (s, v) => previousCount(s.f.wishes.goals, v),
   initialBound: (s) => previousBound(s.p, s.f.wishes.goals),
 };
@@ -577,7 +582,9 @@ class LevelRunner {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
-      const outcome = this.phase(level.mipPhase, { objective, rowBounds, ...level.mipRequest(bound) }, level.mipShare);
+      const bias = level.mipBias?.(s.f);
+      const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
+      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...level.mipRequest(bound) }, level.mipShare);
       if (outcome) {
         const accepted = this.accept(outcome, level, held);
         if (level.boundFromMip && outcome.bound !== null) bound = level.tighten(bound, outcome.bound);

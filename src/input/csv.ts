@@ -320,7 +320,9 @@ function readBoth(volunteersCsv: Buffer, shiftsCsv: Buffer, zone: string, maxRow
   for (const e of dates.errors) errors.push(e);
   const volunteers = sheets.volunteers ? volunteerRows(sheets.volunteers, clock, dates.readings.volunteers, found) : [];
   const locks = sheets.shifts ? namedVolunteers(sheets.shifts, 'Locked Volunteers', volunteers, errors) : [];
-  const previous = sheets.shifts?.sheet.headers.has('Previous Volunteers') ? namedVolunteers(sheets.shifts, 'Previous Volunteers', volunteers, errors) : undefined;
+  const previous = sheets.shifts?.sheet.headers.has('Previous Volunteers')
+    ? namedVolunteers(sheets.shifts, 'Previous Volunteers', volunteers, errors)
+    : undefined;
   if (sheets.volunteers && sheets.shifts) wishedShifts(sheets.volunteers, sheets.shifts, volunteers, errors);
   const request: ScheduleRequest = {
     volunteers,

@@ -85,7 +85,8 @@ export function renderRosterCsv(result: RenderedResult, problem: Problem, option
   if (options.volunteerId === undefined) {
     for (const conflict of result.conflicts) {
       const [start, end] = when(conflict.shift_id);
-      for (let slot = 0; slot < conflict.missing; slot++) rows.push([conflict.shift_id, start, end, conflict.group, '', UNFILLED, 'no', ...(changes ? ['', ''] : [])]);
+      for (let slot = 0; slot < conflict.missing; slot++)
+        rows.push([conflict.shift_id, start, end, conflict.group, '', UNFILLED, 'no', ...(changes ? ['', ''] : [])]);
     }
   }
   const header = changes ? [...CSV_HEADER, ...CHANGE_COLUMNS] : [...CSV_HEADER];

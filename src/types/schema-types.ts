@@ -940,7 +940,7 @@ export interface Diagnostics {
      */
     status: 'optimal' | 'feasible';
     /**
-     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), staffing_lp and staffing (fully staffed shifts), avoided_lp and avoided (fewest assignments to avoided shifts), short_lp and short (least hours short of min_hours), preferred_lp and preferred (most assignments to preferred shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). The levels of wishes appear only in a subproblem that has such wishes; one proven by its cheap bound shows one step, noted so. A step that was not needed is absent.
+     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), staffing_lp and staffing (fully staffed shifts), previous_lp and previous (most previous assignments kept), avoided_lp and avoided (fewest assignments to avoided shifts), short_lp and short (least hours short of min_hours), preferred_lp and preferred (most assignments to preferred shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). The levels of wishes appear only in a subproblem that has such wishes; one proven by its cheap bound shows one step, noted so. A step that was not needed is absent.
      *
      * Items: One phase.
      */
@@ -980,13 +980,13 @@ export interface Diagnostics {
       [k: string]: unknown;
     }[];
     /**
-     * Each objective level of the subproblem as the solve left it, in the objective's order (coverage per priority class, staffing, then avoided, short and preferred where the subproblem has those wishes, then fairness): its value and proven bound in the model's terms (new assignments only; fairness as the model's piecewise sum of squared hours), the relative gap |value - bound| / max(1, |value|), and whether it is proven (fairness: within 1% of its bound). Absent when no MIP level ran (no candidate, or too many pairs).
+     * Each objective level of the subproblem as the solve left it, in the objective's order (coverage per priority class, staffing, then previous (previous assignments kept), avoided, short and preferred where the subproblem has previous assignments or those wishes, then fairness): its value and proven bound in the model's terms (new assignments only; fairness as the model's piecewise sum of squared hours), the relative gap |value - bound| / max(1, |value|), and whether it is proven (fairness: within 1% of its bound). Absent when no MIP level ran (no candidate, or too many pairs).
      */
     levels?: {
       /**
        * The level.
        */
-      name: 'coverage' | 'staffing' | 'avoided' | 'short' | 'preferred' | 'fairness';
+      name: 'coverage' | 'staffing' | 'previous' | 'avoided' | 'short' | 'preferred' | 'fairness';
       /**
        * For coverage with several priority classes: the class.
        */

@@ -20,7 +20,8 @@ async function solvedProven(request: Json): Promise<{ result: Json; proven: bool
 }
 
 /** The result's new assignments as previous_assignments (with their groups, as the roster gives them). */
-const published = (result: Json): Json[] => (result.roster as Json[]).filter((e) => !e.locked).map((e) => ({ shift_id: e.shift_id, volunteer_id: e.volunteer_id, group: e.group }));
+const published = (result: Json): Json[] =>
+  (result.roster as Json[]).filter((e) => !e.locked).map((e) => ({ shift_id: e.shift_id, volunteer_id: e.volunteer_id, group: e.group }));
 
 /** Random tiny requests with random previous assignments; about one in ten names an id the request does not have. */
 const withPrevious = (maxV: number, maxS: number): fc.Arbitrary<Json> => {
@@ -82,7 +83,11 @@ describe('engine: properties of re-planning on random instances', function () {
   it('taking one volunteer off a solved roster drops no more than exhaustive search says it must', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.boolean().chain((rules) => tinyRequests(5, 5, { rules, wishes: false }).chain((request) => fc.tuple(fc.constant(request), fc.nat({ max: request.volunteers.length - 1 })))),
+        fc
+          .boolean()
+          .chain((rules) =>
+            tinyRequests(5, 5, { rules, wishes: false }).chain((request) => fc.tuple(fc.constant(request), fc.nat({ max: request.volunteers.length - 1 }))),
+          ),
         async ([request, gone]) => {
           const first = await solvedProven(request);
           fc.pre(first.proven);
