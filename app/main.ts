@@ -32,6 +32,8 @@ interface ScheduleResult {
   volunteers: Record<string, { assigned_hours: number; assigned_shifts: string[] }>;
   warnings: Array<{ code: string; message: string }>;
   roster: RosterEntry[];
+  /** Only when the request re-planned a published schedule (previous assignments). */
+  changes?: { kept: number; dropped: Array<{ shift_id: string; volunteer_id: string; message: string }>; added: Array<{ shift_id: string; volunteer_id: string }> };
 }
 interface Problem {
   title?: string;
@@ -49,6 +51,8 @@ interface Wall {
 interface Slot {
   volunteerId: string | null;
   locked: boolean;
+  /** New since the published schedule (re-planning): the volunteer must be told. */
+  added?: boolean;
   conflict?: Conflict;
 }
 interface ShiftView {
@@ -340,6 +344,8 @@ const PHASES: Record<string, string> = {
   staffing_lp: 'Working out how many shifts can be fully staffed',
   staffing: 'Staffing as many shifts fully as possible',
   wishes: "Moving people to honour volunteers' wishes",
+  previous_lp: 'Working out how much of the published schedule can stay',
+  previous: 'Keeping as much of the published schedule as possible',
   avoided_lp: 'Working out how few avoided shifts can be given',
   avoided: 'Giving as few people as possible shifts they asked to avoid',
   short_lp: 'Working out how close everyone can come to their hoped-for hours',
@@ -663,9 +669,10 @@ function buildShifts(result: ScheduleResult, csvRows: string[][]): ShiftView[] {
     if (shiftId !== undefined && s && e) times.set(shiftId, { start: s, end: e });
     if (volunteerId && name && !state.names.has(volunteerId)) state.names.set(volunteerId, name);
   }
+  const added = new Set((result.changes?.added ?? []).map((a) => `${a.shift_id}\u0000${a.volunteer_id}`));
   for (const entry of result.roster) {
     const v = view(entry.shift_id, entry.group ?? NO_GROUP, wallOf(entry.start, state.zone), wallOf(entry.end, state.zone));
-    v.slots.push({ volunteerId: entry.volunteer_id, locked: entry.locked });
+    v.slots.push({ volunteerId: entry.volunteer_id, locked: entry.locked, added: added.has(`${entry.shift_id}\u0000${entry.volunteer_id}`) });
     times.set(entry.shift_id, { start: v.start, end: v.end });
   }
   for (const conflict of result.conflicts) {
@@ -680,6 +687,7 @@ function slotItem(slot: Slot, shift: ShiftView, index: number): HTMLLIElement {
   if (slot.volunteerId !== null) {
     const item = el('li', { class: slot.locked ? 'slot filled locked' : 'slot filled' }, el('span', { class: 'name' }, nameOf(slot.volunteerId)));
     if (slot.locked) item.append(' ', el('span', { class: 'badge' }, 'Locked'));
+    if (slot.added) item.append(' ', el('span', { class: 'badge' }, 'New'));
     return item;
   }
   const conflict = slot.conflict;
@@ -797,6 +805,11 @@ function render(result: ScheduleResult, csvRows: string[][]): void {
     (empty === 0
       ? '; every shift is fully staffed.'
       : `; ${plural(empty, 'slot')} in ${plural(result.unfilled_shifts.length, 'shift')} stay empty (see “Why is it empty?” beside each).`);
+  if (result.changes) {
+    const { kept, dropped, added } = result.changes;
+    byId('summary').textContent +=
+      ` Against the published schedule: ${plural(kept, 'assignment')} kept, ${added.length} new (marked New) and ${dropped.length} dropped; the people concerned need telling (the roster below says who).`;
+  }
   const warnings = byId('warnings');
   clear(warnings);
   for (const w of result.warnings) warnings.append(el('li', {}, w.message));

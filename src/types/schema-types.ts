@@ -290,7 +290,7 @@ export interface Job {
    */
   progress: {
     /**
-     * queued; preparing (reading and validating the input); solving (before the first schedule); then the engine's phase that found the latest better schedule (greedy, augment, coverage_lp, coverage, staffing_lp, staffing, wishes, avoided_lp, avoided, short_lp, short, preferred_lp, preferred, balance, fairness_lp, fairness); done when it completed or was cancelled; failed or cancelled for a job that ended without running.
+     * queued; preparing (reading and validating the input); solving (before the first schedule); then the engine's phase that found the latest better schedule (greedy, augment, coverage_lp, coverage, staffing_lp, staffing, wishes, previous_lp, previous, avoided_lp, avoided, short_lp, short, preferred_lp, preferred, balance, fairness_lp, fairness); done when it completed or was cancelled; failed or cancelled for a job that ended without running.
      */
     phase: string;
     /**
