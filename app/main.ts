@@ -33,7 +33,11 @@ interface ScheduleResult {
   warnings: Array<{ code: string; message: string }>;
   roster: RosterEntry[];
   /** Only when the request re-planned a published schedule (previous assignments). */
-  changes?: { kept: number; dropped: Array<{ shift_id: string; volunteer_id: string; message: string }>; added: Array<{ shift_id: string; volunteer_id: string }> };
+  changes?: {
+    kept: number;
+    dropped: Array<{ shift_id: string; volunteer_id: string; message: string }>;
+    added: Array<{ shift_id: string; volunteer_id: string }>;
+  };
 }
 interface Problem {
   title?: string;

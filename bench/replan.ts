@@ -69,7 +69,7 @@ async function main(): Promise<void> {
       const first = await solveTimed(scheduler, replan, limit);
       const warm = await solveTimed(scheduler, replan, limit);
       const { result } = warm;
-      const subs = result.diagnostics.subproblems ?? [];
+      const subs = result.diagnostics.subproblems;
       const levels = subs.flatMap((s) => (s.levels ?? []).filter((l) => l.name === 'previous'));
       const proven = levels.every((l) => l.proven);
       const changes = result.changes!;

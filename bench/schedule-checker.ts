@@ -612,7 +612,9 @@ function checkChanges(facts: RequestFacts, { byShift, byVolunteer }: Schedule, r
   for (const d of changes.dropped as Json[]) {
     const v = facts.vById.get(d.volunteer_id);
     const s = facts.sById.get(d.shift_id);
-    const wrong = (why: string): void => fail('changes', { volunteer: d.volunteer_id, shift: d.shift_id }, `dropped ${d.volunteer_id} -> ${d.shift_id}: reason ${d.reason} ${why}`);
+    const wrong = (why: string): void => {
+      fail('changes', { volunteer: d.volunteer_id, shift: d.shift_id }, `dropped ${d.volunteer_id} -> ${d.shift_id}: reason ${d.reason} ${why}`);
+    };
     if ((d.reason === 'volunteer_removed') !== (v === undefined)) wrong('does not match whether the volunteer is in the request');
     else if (v !== undefined && (d.reason === 'shift_removed') !== (s === undefined)) wrong('does not match whether the shift is in the request');
     if (!v || !s) continue;
@@ -623,7 +625,8 @@ function checkChanges(facts: RequestFacts, { byShift, byVolunteer }: Schedule, r
     if (d.reason === 'overlap' || d.reason === 'rest') {
       const other = byVolunteer.get(v.id)!.find((x) => x.s.id === d.other_shift_id);
       if (!other || !tooClose(v, other.s, s)) wrong(`but ${d.other_shift_id} is not a shift of theirs too close to it`);
-      else if ((d.reason === 'overlap') !== overlapping(other.s, s)) wrong(`but ${d.other_shift_id} ${overlapping(other.s, s) ? 'overlaps' : 'does not overlap'}`);
+      else if ((d.reason === 'overlap') !== overlapping(other.s, s))
+        wrong(`but ${d.other_shift_id} ${overlapping(other.s, s) ? 'overlaps' : 'does not overlap'}`);
     }
   }
   const wasPrevious = new Map(facts.previous.map((a) => [pairKey(a.volunteerId, a.shiftId), a]));

@@ -79,7 +79,7 @@ export class CsvLocator {
     if ((list === 'current_assignments' || list === 'previous_assignments') && index !== undefined && /^\d{1,9}$/.test(index)) {
       const from = this.assignments[list];
       const entry = from?.cells[Number(index)];
-      return entry && { file: 'shifts', row: entry.row, ...(from!.column === undefined ? {} : { column: from!.column }), id: entry.id };
+      return entry && { file: 'shifts', row: entry.row, ...(from.column === undefined ? {} : { column: from.column }), id: entry.id };
     }
     const file = list === undefined ? undefined : FILE_OF.get(list);
     if (file === undefined || index === undefined || !/^\d{1,9}$/.test(index)) return undefined;

@@ -801,7 +801,13 @@ export interface ScheduleResult {
      * New assignments that were not previous ones, in roster order (shift request order, then volunteer request order).
      */
     added: {
+      /**
+       * The shift.
+       */
       shift_id: string;
+      /**
+       * The volunteer newly assigned to it.
+       */
       volunteer_id: string;
       /**
        * The group whose slot the volunteer fills.

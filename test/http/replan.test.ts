@@ -79,7 +79,16 @@ describe('re-planning over HTTP', function () {
     expect(ok.body.valid).to.equal(true);
     expect(ok.body.warnings.map((w: Json) => [w.code, w.pointer])).to.deep.equal([['previous_dropped', '/previous_assignments/1']]);
 
-    const bad = { ...request(), previous_assignments: [{ shift_id: 'am' }, { shift_id: 'am', volunteer_id: 7 }, { shift_id: 'pm', volunteer_id: 'ana', group: '' }, 'ana', { shift_id: 'pm', volunteer_id: 'ben', grup: 'kitchen' }] };
+    const bad = {
+      ...request(),
+      previous_assignments: [
+        { shift_id: 'am' },
+        { shift_id: 'am', volunteer_id: 7 },
+        { shift_id: 'pm', volunteer_id: 'ana', group: '' },
+        'ana',
+        { shift_id: 'pm', volunteer_id: 'ben', grup: 'kitchen' },
+      ],
+    };
     const res = await testApp().request.post('/api/validate').send(bad);
     expect(res.status).to.equal(200);
     expect(res.body.valid).to.equal(false);
@@ -93,7 +102,9 @@ describe('re-planning over HTTP', function () {
     expect(res.body.errors[0].message).to.equal('volunteer_id is required in previous_assignments[0]: the id of a volunteer, such as "v1".');
     expect(res.body.errors[3].message).to.match(/^previous_assignments\[3\] must be an object such as \{"shift_id": "sat-am", "volunteer_id": "v1"\}/);
     expect(res.body.warnings.map((w: Json) => [w.code, w.pointer])).to.deep.include(['unknown_property', '/previous_assignments/4/grup']);
-    const notList = await testApp().request.post('/api/schedule').send({ ...request(), previous_assignments: { am: 'ana' } });
+    const notList = await testApp()
+      .request.post('/api/schedule')
+      .send({ ...request(), previous_assignments: { am: 'ana' } });
     expect(notList.status).to.equal(400);
     expect(notList.body.errors.map((e: Json) => e.pointer)).to.deep.equal(['/previous_assignments']);
   });
@@ -129,14 +140,25 @@ describe('re-planning over HTTP', function () {
 
     const exported = await upload('text/csv').buffer(true).parse(binary);
     expect(exported.status).to.equal(200);
-    const [header, ...rows] = parse(exported.body as Buffer, { bom: true }) as string[][];
+    const table: string[][] = parse(exported.body as Buffer, { bom: true });
+    const [header, ...rows] = table;
     expect(header).to.deep.equal(['Shift ID', 'Start', 'End', 'Group', 'Volunteer ID', 'Volunteer Name', 'Locked', 'Change', 'Change Reason']);
     expect(rows).to.deep.equal([
       ['Sat AM', '6/6/2026 8:00 AM', '6/6/2026 12:00 PM', 'kitchen', 'Ruiz, Ana', 'Ruiz, Ana', 'no', 'kept', ''],
       ['Sat AM', '6/6/2026 8:00 AM', '6/6/2026 12:00 PM', 'kitchen', 'Eve Li', 'Eve Li', 'no', 'added', ''],
       ['Sat PM', '6/6/2026 12:00 PM', '6/6/2026 4:00 PM', 'kitchen', 'Ben Ode', 'Ben Ode', 'no', 'kept', ''],
       ['Sat PM', '6/6/2026 12:00 PM', '6/6/2026 4:00 PM', 'kitchen', 'Cy Park', 'Cy Park', 'no', 'kept', ''],
-      ['Sat AM', '6/6/2026 8:00 AM', '6/6/2026 12:00 PM', '', 'Dev Gone', '', 'no', 'dropped', "Volunteer 'Dev Gone' is no longer in volunteers, so their previous assignment to 'Sat AM' is dropped."],
+      [
+        'Sat AM',
+        '6/6/2026 8:00 AM',
+        '6/6/2026 12:00 PM',
+        '',
+        'Dev Gone',
+        '',
+        'no',
+        'dropped',
+        "Volunteer 'Dev Gone' is no longer in volunteers, so their previous assignment to 'Sat AM' is dropped.",
+      ],
     ]);
   });
 
@@ -158,7 +180,8 @@ describe('re-planning over HTTP', function () {
   it('the export without previous_assignments has no Change columns (2.1 and 2.2 requests unchanged)', async () => {
     const plain = { ...request(), previous_assignments: undefined };
     const res = await testApp().request.post('/api/schedule').set('Accept', 'text/csv').buffer(true).parse(binary).send(plain);
-    const [header] = parse(res.body as Buffer, { bom: true }) as string[][];
+    const table: string[][] = parse(res.body as Buffer, { bom: true });
+    const [header] = table;
     expect(header).to.deep.equal(['Shift ID', 'Start', 'End', 'Group', 'Volunteer ID', 'Volunteer Name', 'Locked']);
     const json = await testApp().request.post('/api/schedule').send(plain);
     expect(json.body).to.not.have.property('changes');
