@@ -1,0 +1,131 @@
+// POST /api/recommendations below HTTP: the body's own fields checked against
+// schemas/recommendation-request.json, its `request` member validated exactly as POST
+// /api/schedule validates its body (the same limits, errors and warnings, every pointer under
+// /request), then the engine's answer (engine/recommend.ts) with the warnings gathered on the
+// way. Every error is a 400 invalid-request listing all of them at once.
+import type { FieldError, RecommendationResult, Warning } from '../types/schema-types.js';
+import { NameSuggester } from '../input/did-you-mean.js';
+import { CappedEntries, clip, quoteName, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from '../input/entry-caps.js';
+import { comparePointers, escapeSegment } from '../input/json-pointer.js';
+import type { Problem } from '../input/problem.js';
+import { checkScheduleRequest } from '../input/validate-request.js';
+import { lockWarnings } from '../rules/lock-warnings.js';
+import { recommend, type RecommendationAsk } from '../engine/recommend.js';
+import { enforceCountLimits, enforcePairLimit } from './limits.js';
+import { parseJsonBody, type PrepareContext } from './prepare.js';
+import { invalidRequest } from './problems.js';
+
+type Obj = Record<string, unknown>;
+
+/** The schema's default for `limit`. */
+export const DEFAULT_RECOMMENDATION_LIMIT = 10;
+
+/** What each top-level field should look like, for messages. */
+const EXPECTED: Record<string, string> = {
+  '': 'a JSON object such as {"request": {...a POST /api/schedule body...}, "shift_id": "sat-am"}',
+  request: 'a POST /api/schedule body: an object with volunteers and unassigned_shifts',
+  shift_id: 'the id of a shift of request.unassigned_shifts, such as "sat-am"',
+  group: 'a group the shift requires, such as "kitchen"',
+  replace_volunteer_id: 'the id of a volunteer on the shift, such as "v3"',
+  limit: 'a whole number from 1 to 100 (default 10)',
+};
+
+const isObject = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return `the string ${JSON.stringify(clip(value, 40))}`;
+  return String(value);
+}
+
+/** POST /api/recommendations: the answer for a JSON body, or the 400/413 it deserves. */
+export function recommendJsonBody(bytes: Uint8Array, context: PrepareContext): RecommendationResult {
+  return recommendBody(parseJsonBody(bytes), context);
+}
+
+/** The answer for a parsed body. */
+export function recommendBody(body: unknown, context: PrepareContext): RecommendationResult {
+  if (!isObject(body)) throw invalidRequest([{ pointer: '', code: 'invalid_type', message: `The body must be ${EXPECTED['']!}, not ${describe(body)}.` }]);
+  const errors = fieldErrors(body, context);
+  const warnings = unknownFields(body, context);
+  let problem: Problem | undefined;
+  let errorCount = errors.length;
+  if (isObject(body.request)) {
+    enforceCountLimits(body.request, context.limits);
+    const checked = checkScheduleRequest(body.request, context.schemas, lockWarnings);
+    errors.push(...checked.result.errors.map(underRequest));
+    warnings.push(...checked.result.warnings.map(underRequest));
+    errorCount += checked.errorCount;
+    problem = checked.problem;
+    if (problem) enforcePairLimit(problem, context.limits);
+  }
+  const sorted = <T extends { pointer?: string }>(list: T[]): T[] => list.sort(byPointer);
+  if (errors.length > 0 || !problem) throw invalidRequest(sorted(errors), sorted(warnings), errorCount);
+  const ask: RecommendationAsk = {
+    shiftId: body.shift_id as string,
+    limit: typeof body.limit === 'number' ? body.limit : DEFAULT_RECOMMENDATION_LIMIT,
+    ...(typeof body.group === 'string' ? { group: body.group } : {}),
+    ...(typeof body.replace_volunteer_id === 'string' ? { replaceVolunteerId: body.replace_volunteer_id } : {}),
+  };
+  const outcome = recommend(problem, ask);
+  if (!outcome.ok) throw invalidRequest(outcome.errors, sorted(warnings));
+  return { ...outcome.result, warnings: sorted([...warnings, ...outcome.schedule.leftOut()]) };
+}
+
+/** In the order of the body, entries with no pointer (entries_truncated) last. */
+function byPointer(a: { pointer?: string }, b: { pointer?: string }): number {
+  if (a.pointer === undefined || b.pointer === undefined) return Number(a.pointer === undefined) - Number(b.pointer === undefined);
+  return comparePointers(a.pointer, b.pointer);
+}
+
+/** An entry of the request's validation, pointing into the body's `request` member. */
+function underRequest<T extends { pointer?: string }>(entry: T): T {
+  return entry.pointer === undefined ? entry : { ...entry, pointer: `/request${entry.pointer}` };
+}
+
+/**
+ * The body's own fields against the schema file (the request member's inside is checked by
+ * checkScheduleRequest, so the schema sees an empty object in its place): one entry per field.
+ */
+function fieldErrors(body: Obj, context: PrepareContext): FieldError[] {
+  const validate = context.schemas.validator('recommendation-request');
+  if (validate({ ...body, request: isObject(body.request) ? {} : body.request })) return [];
+  const byField = new Map<string, FieldError>();
+  for (const e of validate.errors ?? []) {
+    const field = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1];
+    if (field === undefined || field === '' || e.instancePath.startsWith('/request/') || byField.has(field)) continue;
+    const expected = EXPECTED[field] ?? 'a value of the documented type';
+    const value = body[field];
+    const code =
+      e.keyword === 'required'
+        ? 'required'
+        : e.keyword === 'minLength'
+          ? 'empty_string'
+          : e.keyword === 'minimum' || e.keyword === 'maximum'
+            ? 'out_of_range'
+            : field === 'limit' && typeof value === 'number'
+              ? 'not_integer'
+              : 'invalid_type';
+    const message = code === 'required' ? `${field} is required: ${expected}.` : `${field} must be ${expected}, not ${describe(value)}.`;
+    byField.set(field, { pointer: `/${escapeSegment(field)}`, code, message });
+  }
+  return [...byField.values()];
+}
+
+/** A warning per top-level property the body's schema does not name (often a typo). */
+function unknownFields(body: Obj, context: PrepareContext): Warning[] {
+  const known = Object.keys(context.schemas.schemas.get('recommendation-request')?.properties ?? {});
+  const hints = new NameSuggester(known);
+  const out = new CappedEntries<Warning>(WARNINGS_PER_CODE);
+  for (const key of Object.keys(body)) {
+    if (known.includes(key)) continue;
+    out.add('unknown_property', () => ({
+      code: 'unknown_property',
+      message: `Property ${quoteName(key)} is not part of a recommendation request and is ignored${hints.didYouMean(key)}`,
+      pointer: `/${escapeSegment(key)}`,
+    }));
+  }
+  return [...out.list(), ...out.overflow((code, more) => ({ code: TRUNCATED_CODE, message: truncatedMessage('warnings', code, more) }))];
+}
