@@ -9,6 +9,7 @@ import { formatWindow } from '../input/format.js';
 import { displayName, type Problem, type Shift } from '../input/problem.js';
 import { availabilityDetail } from '../rules/availability.js';
 import { dailyDetail } from '../rules/daily.js';
+import { otherGroupDetail } from '../rules/groups.js';
 import { hoursDetail } from '../rules/hours.js';
 import { placement, type Block } from '../rules/model.js';
 import { previousPointer, previousStandings } from '../rules/previous.js';
@@ -109,7 +110,7 @@ export class PublishedSchedule {
       case 'hours':
         return hoursDetail(v, block.load, s).sentence;
       case 'same_shift':
-        return `${displayName(v)} is on '${s.id}' already.`;
+        return otherGroupDetail(v, block.other).sentence;
     }
   }
 

@@ -63,7 +63,11 @@ export function recommend(problem: Problem, ask: RecommendationAsk): RecommendOu
   if (ask.group !== undefined && !required.includes(ask.group)) {
     const hint = new NameSuggester(required).didYouMean(ask.group);
     const asks = required.length === 0 ? 'it requires no volunteer at all' : `it requires ${required.map((g) => `'${g}' (${s.required.get(g)})`).join(', ')}`;
-    errors.push({ pointer: '/group', code: 'group_not_required', message: `Shift '${s.id}' requires no volunteer of group '${ask.group}'${hint} ${capital(asks)}.` });
+    errors.push({
+      pointer: '/group',
+      code: 'group_not_required',
+      message: `Shift '${s.id}' requires no volunteer of group '${ask.group}'${hint} ${capital(asks)}.`,
+    });
   }
   let replaced: { volunteer: number; group: string | null } | undefined;
   if (ask.replaceVolunteerId !== undefined) {
@@ -107,7 +111,6 @@ export function recommend(problem: Problem, ask: RecommendationAsk): RecommendOu
     },
   };
 }
-
 
 /** The volunteer named by replace_volunteer_id on the shift, or the error saying who is on it. */
 function replacement(problem: Problem, schedule: PublishedSchedule, s: Shift, id: string): { volunteer: number; group: string | null } | { error: FieldError } {
@@ -228,7 +231,8 @@ export function checkApplied(schedule: PublishedSchedule, changes: readonly Chan
   for (const { shift, group, delta } of slots.values()) {
     const s = problem.shifts[shift]!;
     const count = schedule.filledIn(shift, group) + delta;
-    if (delta > 0 && count > (s.required.get(group) ?? 0)) broken.push(`'${s.id}' would have ${count} of group '${group}' for ${s.required.get(group) ?? 0} slots`);
+    if (delta > 0 && count > (s.required.get(group) ?? 0))
+      broken.push(`'${s.id}' would have ${count} of group '${group}' for ${s.required.get(group) ?? 0} slots`);
   }
   for (const volunteer of new Set(changes.map((c) => c.volunteer))) {
     const v = problem.volunteers[volunteer]!;
@@ -250,7 +254,8 @@ export function checkApplied(schedule: PublishedSchedule, changes: readonly Chan
 function placementBreaks(v: Volunteer, n: Placement, after: readonly Placement[], problem: Problem): string[] {
   const out: string[] = [];
   const s = problem.shifts[n.index]!;
-  if (n.group === null || !hasGroup(v, n.group) || !((s.required.get(n.group) ?? 0) > 0)) out.push(`${v.id} cannot fill a slot of group '${n.group}' in '${s.id}'`);
+  if (n.group === null || !hasGroup(v, n.group) || !((s.required.get(n.group) ?? 0) > 0))
+    out.push(`${v.id} cannot fill a slot of group '${n.group}' in '${s.id}'`);
   if (!isAvailable(v, s)) out.push(`${v.id} is not available for '${s.id}'`);
   for (const p of after) {
     if (p === n) continue;
@@ -269,7 +274,9 @@ const inGroup = (v: Volunteer, group: string): string => (group === v.group ? `i
 
 /** "would have 12 of 40 hours", or "would have 12 hours (no max_hours)". */
 const wouldHave = (v: Volunteer, hours: number): string =>
-  Number.isFinite(v.capHours) ? `would have ${formatHours(hours)} of ${formatHours(v.maxHours)} hours` : `would have ${formatHours(hours)} hours (no max_hours)`;
+  Number.isFinite(v.capHours)
+    ? `would have ${formatHours(hours)} of ${formatHours(v.maxHours)} hours`
+    : `would have ${formatHours(hours)} hours (no max_hours)`;
 
 /** The entry of an option: moves and sentences. */
 function describeOption(schedule: PublishedSchedule, s: Shift, option: Option): RecommendationCandidate {
@@ -357,14 +364,17 @@ function whyNone(schedule: PublishedSchedule, s: Shift, openGroups: readonly str
       const kept = keptBy(block, s);
       const entry = counts.get(kept);
       if (entry) entry.n++;
-      else counts.set(kept, { n: 1, example: kept === 'on_shift' ? '' : schedule.blockSentence(v.index, s, block) });
+      else counts.set(kept, { n: 1, example: schedule.blockSentence(v.index, s, block) });
     }
-    const parts = (Object.keys(KEPT_PHRASES) as Kept[]).flatMap((k) => (counts.has(k) ? [KEPT_PHRASES[k](counts.get(k)!.n)] : []));
-    const slots = plural(schedule.open(s.index, g), 'open slot');
-    reasons.push(
-      `None of the ${plural(members.length, 'volunteer')} of group '${g}' can take the ${slots} of '${s.id}' (${formatWindow(s.start, s.end, problem.zone)}): ${parts.join(', ')}.`,
-    );
-    for (const entry of counts.values()) if (entry.example !== '') reasons.push(entry.example);
+    const open = schedule.open(s.index, g);
+    const slots = open === 1 ? 'the open slot' : `the ${open} open slots`;
+    const when = `'${s.id}' (${formatWindow(s.start, s.end, problem.zone)})`;
+    if (members.length === 1) reasons.push(`The only volunteer of group '${g}' cannot take ${slots} of ${when}:`);
+    else {
+      const parts = (Object.keys(KEPT_PHRASES) as Kept[]).flatMap((k) => (counts.has(k) ? [KEPT_PHRASES[k](counts.get(k)!.n)] : []));
+      reasons.push(`None of the ${members.length} volunteers of group '${g}' can take ${slots} of ${when}: ${parts.join(', ')}.`);
+    }
+    for (const entry of counts.values()) reasons.push(entry.example);
   }
   return reasons;
 }

@@ -13,7 +13,7 @@ import { lockWarnings } from '../rules/lock-warnings.js';
 import { recommend, type RecommendationAsk } from '../engine/recommend.js';
 import { enforceCountLimits, enforcePairLimit } from './limits.js';
 import { parseJsonBody, type PrepareContext } from './prepare.js';
-import { invalidRequest } from './problems.js';
+import { plural, ProblemError } from './problems.js';
 
 type Obj = Record<string, unknown>;
 
@@ -47,7 +47,7 @@ export function recommendJsonBody(bytes: Uint8Array, context: PrepareContext): R
 
 /** The answer for a parsed body. */
 export function recommendBody(body: unknown, context: PrepareContext): RecommendationResult {
-  if (!isObject(body)) throw invalidRequest([{ pointer: '', code: 'invalid_type', message: `The body must be ${EXPECTED['']!}, not ${describe(body)}.` }]);
+  if (!isObject(body)) throw invalid([{ pointer: '', code: 'invalid_type', message: `The body must be ${EXPECTED['']!}, not ${describe(body)}.` }]);
   const errors = fieldErrors(body, context);
   const warnings = unknownFields(body, context);
   let problem: Problem | undefined;
@@ -62,22 +62,42 @@ export function recommendBody(body: unknown, context: PrepareContext): Recommend
     if (problem) enforcePairLimit(problem, context.limits);
   }
   const sorted = <T extends { pointer?: string }>(list: T[]): T[] => list.sort(byPointer);
-  if (errors.length > 0 || !problem) throw invalidRequest(sorted(errors), sorted(warnings), errorCount);
-  const ask: RecommendationAsk = {
-    shiftId: body.shift_id as string,
-    limit: typeof body.limit === 'number' ? body.limit : DEFAULT_RECOMMENDATION_LIMIT,
-    ...(typeof body.group === 'string' ? { group: body.group } : {}),
-    ...(typeof body.replace_volunteer_id === 'string' ? { replaceVolunteerId: body.replace_volunteer_id } : {}),
-  };
-  const outcome = recommend(problem, ask);
-  if (!outcome.ok) throw invalidRequest(outcome.errors, sorted(warnings));
+  // shift_id, group and replace_volunteer_id are checked against a valid request even when
+  // other fields are wrong, so that every error is listed at once.
+  const outcome = problem && typeof body.shift_id === 'string' && body.shift_id !== '' ? recommend(problem, askOf(body)) : undefined;
+  if (outcome && !outcome.ok) {
+    errors.push(...outcome.errors);
+    errorCount += outcome.errors.length;
+  }
+  if (errors.length > 0 || !outcome?.ok) throw invalid(sorted(errors), sorted(warnings), errorCount);
   return { ...outcome.result, warnings: sorted([...warnings, ...outcome.schedule.leftOut()]) };
+}
+
+/** 400 invalid-request with every entry; `total` counts those the list leaves out too. */
+function invalid(errors: FieldError[], warnings: Warning[] = [], total = errors.length): ProblemError {
+  const listed = total > errors.length ? 'the first of each kind are listed in errors' : 'each is listed in errors';
+  return new ProblemError(
+    'invalid-request',
+    `The body has ${plural(total, 'error')}; ${listed}. Those of the request member point under /request (POST /api/validate checks that member alone).`,
+    { errors, warnings },
+  );
 }
 
 /** In the order of the body, entries with no pointer (entries_truncated) last. */
 function byPointer(a: { pointer?: string }, b: { pointer?: string }): number {
   if (a.pointer === undefined || b.pointer === undefined) return Number(a.pointer === undefined) - Number(b.pointer === undefined);
   return comparePointers(a.pointer, b.pointer);
+}
+
+/** The body's fields besides `request` (valid ones; a field that is not is left to its default, its error reported). */
+function askOf(body: Obj): RecommendationAsk {
+  const limit = body.limit;
+  return {
+    shiftId: body.shift_id as string,
+    limit: typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= 100 ? limit : DEFAULT_RECOMMENDATION_LIMIT,
+    ...(typeof body.group === 'string' && body.group !== '' ? { group: body.group } : {}),
+    ...(typeof body.replace_volunteer_id === 'string' && body.replace_volunteer_id !== '' ? { replaceVolunteerId: body.replace_volunteer_id } : {}),
+  };
 }
 
 /** An entry of the request's validation, pointing into the body's `request` member. */
@@ -91,11 +111,12 @@ function underRequest<T extends { pointer?: string }>(entry: T): T {
  */
 function fieldErrors(body: Obj, context: PrepareContext): FieldError[] {
   const validate = context.schemas.validator('recommendation-request');
-  if (validate({ ...body, request: isObject(body.request) ? {} : body.request })) return [];
+  const requestChecked = isObject(body.request);
+  if (validate({ ...body, request: requestChecked ? {} : body.request })) return [];
   const byField = new Map<string, FieldError>();
   for (const e of validate.errors ?? []) {
     const field = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1];
-    if (field === undefined || field === '' || e.instancePath.startsWith('/request/') || byField.has(field)) continue;
+    if (field === undefined || field === '' || byField.has(field) || (requestChecked && e.instancePath.startsWith('/request'))) continue;
     const expected = EXPECTED[field] ?? 'a value of the documented type';
     const value = body[field];
     const code =
