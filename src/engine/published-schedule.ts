@@ -36,7 +36,7 @@ export class PublishedSchedule {
     const { volunteers, shifts } = problem;
     this.roster = new Roster(volunteers);
     this.occupants = shifts.map(() => []);
-    this.filled = shifts.map(() => new Map());
+    this.filled = shifts.map(() => new Map<string, number>());
     for (const lock of problem.locks) this.take(lock.volunteer, lock.shift, lock.group, true);
     const standings = previousStandings(problem);
     (problem.previous ?? []).forEach((a, i) => {

@@ -37,7 +37,8 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return `the string ${JSON.stringify(clip(value, 40))}`;
-  return String(value);
+  // Parsed JSON holds nothing else: a number or a boolean.
+  return JSON.stringify(value);
 }
 
 /** POST /api/recommendations: the answer for a JSON body, or the 400/413 it deserves. */
@@ -115,7 +116,7 @@ function fieldErrors(body: Obj, context: PrepareContext): FieldError[] {
   if (validate({ ...body, request: requestChecked ? {} : body.request })) return [];
   const byField = new Map<string, FieldError>();
   for (const e of validate.errors ?? []) {
-    const field = e.keyword === 'required' ? String((e.params as { missingProperty: string }).missingProperty) : e.instancePath.split('/')[1];
+    const field = e.keyword === 'required' ? (e.params as { missingProperty: string }).missingProperty : e.instancePath.split('/')[1];
     if (field === undefined || field === '' || byField.has(field) || (requestChecked && e.instancePath.startsWith('/request'))) continue;
     const expected = EXPECTED[field] ?? 'a value of the documented type';
     const value = body[field];
