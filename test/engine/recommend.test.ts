@@ -106,7 +106,7 @@ function ruleViolations(request: Json, held: readonly Held[]): string[] {
 }
 
 const config = loadConfig({});
-const ask = (body: Json): Json => recommendBody(body, { schemas: schemas(), limits: config.limits }) as unknown as Json;
+const ask = (body: Json): Json => recommendBody(body, { schemas: schemas(), limits: config.limits });
 
 /** A random published schedule and a question about one of its shifts. */
 const questions = fc.record({
