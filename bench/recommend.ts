@@ -5,43 +5,16 @@
 // from the client (body upload, validation, the schedule as it stands, candidates, JSON back):
 // who could replace the first volunteer on the shift, and who could take the slot one volunteer
 // dropped out of (their previous assignment removed). Prints a table of p50 / p95 / max.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RecommendationResult, ScheduleRequest, ScheduleResult } from '../src/types/schema-types.js';
 import { generatedInstance } from './generate.js';
+import { startService } from './service-process.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'volunteer-scheduler.js');
 /** Shifts asked about per question, spread over the instance; each asked ROUNDS times. */
 const SHIFTS = Number(process.env.RECOMMEND_SHIFTS ?? 20);
 const ROUNDS = Number(process.env.RECOMMEND_ROUNDS ?? 3);
 const INSTANCES = (process.env.RECOMMEND_INSTANCES ?? 'festival-2500x1200,rules-festival-2500x1200').split(',');
 
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'vs-recommend-')), 'bench.db')}`, LOG_LEVEL: 'warn' };
-const key = spawnSync(
-  process.execPath,
-  [bin, 'keys', 'issue', '--user', 'bench', '--name', 'recommendations bench', '--description', 'npm run bench:recommend', '--quota', '100000000'],
-  { env, encoding: 'utf8' },
-).stdout.trim();
-const child = spawn(process.execPath, [bin, 'serve'], {
-  env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const port = await new Promise<number>((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString();
-    const line = out.split('\n').find((l) => l.includes('"listening"'));
-    if (line) resolve((JSON.parse(line) as { port: number }).port);
-  });
-  child.on('exit', () => {
-    reject(new Error(`service exited: ${out}`));
-  });
-});
-child.stdout.resume();
+const { port, key, stop } = await startService('bench-recommend');
 
 async function post(path: string, body: unknown): Promise<{ status: number; json: unknown; ms: number; bytes: number }> {
   const text = JSON.stringify(body);
@@ -121,8 +94,7 @@ try {
     }
   }
 } finally {
-  child.kill('SIGTERM');
-  await new Promise((r) => child.on('exit', r));
+  await stop();
 }
 
 console.log(`POST /api/recommendations over HTTP: ${SHIFTS} shifts per question, each asked ${ROUNDS} times (limit 10), service on SQLite\n`);
