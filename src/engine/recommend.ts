@@ -339,7 +339,7 @@ function fullReasons(s: Shift, groups: readonly string[], schedule: PublishedSch
 type Kept = 'on_shift' | 'unavailable' | 'overlap' | 'rest' | 'daily' | 'hours';
 
 const KEPT_PHRASES: Record<Kept, (n: number) => string> = {
-  on_shift: (n) => `${plural(n, 'is', 'are')} on the shift already in another group`,
+  on_shift: (n) => `${plural(n, 'is', 'are')} on the shift already`,
   unavailable: (n) => `${plural(n, 'is', 'are')} unavailable then`,
   overlap: (n) => `${plural(n, 'is', 'are')} in an overlapping shift`,
   rest: (n) => `${plural(n, 'would have', 'would have')} too little rest`,
