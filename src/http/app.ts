@@ -121,7 +121,7 @@ export function createApp(deps: AppDeps): Koa {
   const admit = solveAdmission(deps.config.solverWorkers + deps.config.solveQueueMax);
   scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
   scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
-  recommendationRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits, metrics });
+  recommendationRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits, preparer, metrics });
   usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
   if (deps.jobs) jobRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, jobs: deps.jobs, logger: deps.logger, clock });
 

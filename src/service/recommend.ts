@@ -12,6 +12,7 @@ import { checkScheduleRequest } from '../input/validate-request.js';
 import { lockWarnings } from '../rules/lock-warnings.js';
 import { recommend, type RecommendationAsk } from '../engine/recommend.js';
 import { enforceCountLimits, enforcePairLimit } from './limits.js';
+import type { InputPreparer } from './input-preparer.js';
 import { parseJsonBody, type PrepareContext } from './prepare.js';
 import { plural, ProblemError } from './problems.js';
 
@@ -41,27 +42,63 @@ function describe(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** POST /api/recommendations: the answer for a JSON body, or the 400/413 it deserves. */
-export function recommendJsonBody(bytes: Uint8Array, context: PrepareContext): RecommendationResult {
-  return recommendBody(parseJsonBody(bytes), context);
+/** What validating the body's `request` member found: its problem when valid, its entries under /request. */
+interface RequestChecked {
+  problem?: Problem;
+  errors: FieldError[];
+  warnings: Warning[];
+  /** Errors found, those the list leaves out included. */
+  errorCount: number;
 }
 
-/** The answer for a parsed body. */
-export function recommendBody(body: unknown, context: PrepareContext): RecommendationResult {
-  if (!isObject(body)) throw invalid([{ pointer: '', code: 'invalid_type', message: `The body must be ${EXPECTED['']!}, not ${describe(body)}.` }]);
-  const errors = fieldErrors(body, context);
-  const warnings = unknownFields(body, context);
-  let problem: Problem | undefined;
-  let errorCount = errors.length;
-  if (isObject(body.request)) {
-    enforceCountLimits(body.request, context.limits);
-    const checked = checkScheduleRequest(body.request, context.schemas, lockWarnings);
-    errors.push(...checked.result.errors.map(underRequest));
-    warnings.push(...checked.result.warnings.map(underRequest));
-    errorCount += checked.errorCount;
-    problem = checked.problem;
-    if (problem) enforcePairLimit(problem, context.limits);
+/**
+ * POST /api/recommendations: the answer for a JSON body, or the 400/413 it deserves. The body is
+ * parsed here; its `request` member, the bulk of it, is validated and normalized by the
+ * preparer (on an input worker in the service, as POST /api/schedule's body is), so that a large
+ * request does not hold the event loop while it is checked.
+ */
+export async function recommendJsonBody(bytes: Uint8Array, context: PrepareContext & { preparer: InputPreparer }): Promise<RecommendationResult> {
+  const body = parseJsonBody(bytes);
+  const checked = isObject(body) && isObject(body.request) ? await prepared(body.request, context.preparer) : undefined;
+  return answer(body, context, checked);
+}
+
+/** The request member through the preparer: the same limits, entries and problem as checkScheduleRequest gives. */
+async function prepared(request: Obj, preparer: InputPreparer): Promise<RequestChecked> {
+  try {
+    const { problem, warnings } = await preparer.prepareJson(Buffer.from(JSON.stringify(request)));
+    return { problem, errors: [], warnings: warnings.map(underRequest), errorCount: 0 };
+  } catch (e) {
+    if (!(e instanceof ProblemError) || e.type.slug !== 'invalid-request') throw e;
+    const errors = (e.extras.errors ?? []) as FieldError[];
+    return { errors: errors.map(underRequest), warnings: (e.extras.warnings ?? []).map(underRequest), errorCount: errors.length };
   }
+}
+
+/** The answer for a parsed body, validated in this thread (the CLI and the tests). */
+export function recommendBody(body: unknown, context: PrepareContext): RecommendationResult {
+  let checked: RequestChecked | undefined;
+  if (isObject(body) && isObject(body.request)) {
+    enforceCountLimits(body.request, context.limits);
+    const found = checkScheduleRequest(body.request, context.schemas, lockWarnings);
+    if (found.problem) enforcePairLimit(found.problem, context.limits);
+    checked = {
+      ...(found.problem ? { problem: found.problem } : {}),
+      errors: found.result.errors.map(underRequest),
+      warnings: found.result.warnings.map(underRequest),
+      errorCount: found.errorCount,
+    };
+  }
+  return answer(body, context, checked);
+}
+
+/** The body's own fields, the request's findings, then the engine's answer; every error at once. */
+function answer(body: unknown, context: PrepareContext, checked: RequestChecked | undefined): RecommendationResult {
+  if (!isObject(body)) throw invalid([{ pointer: '', code: 'invalid_type', message: `The body must be ${EXPECTED['']!}, not ${describe(body)}.` }]);
+  const errors = [...fieldErrors(body, context), ...(checked?.errors ?? [])];
+  const warnings = [...unknownFields(body, context), ...(checked?.warnings ?? [])];
+  let errorCount = errors.length - (checked?.errors.length ?? 0) + (checked?.errorCount ?? 0);
+  const problem = checked?.problem;
   const sorted = <T extends { pointer?: string }>(list: T[]): T[] => list.sort(byPointer);
   // shift_id, group and replace_volunteer_id are checked against a valid request even when
   // other fields are wrong, so that every error is listed at once.
