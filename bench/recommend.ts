@@ -1,10 +1,11 @@
-// npm run bench:recommend: POST /api/recommendations end to end over HTTP on a 2,500-volunteer
-// festival. Starts the service (a real process, SQLite in a temp folder), issues a key, solves
-// the instance once with POST /api/schedule and publishes the result (its roster becomes the
-// previous_assignments, groups included), then asks two questions of many shifts, each timed
-// from the client (body upload, validation, the schedule as it stands, candidates, JSON back):
-// who could replace the first volunteer on the shift, and who could take the slot one volunteer
-// dropped out of (their previous assignment removed). Prints a table of p50 / p95 / max.
+// npm run bench:recommend: POST /api/recommendations end to end over HTTP on the 2,500-volunteer
+// festivals and on the scarce 150 x 400 instance (where most candidates need moves). Starts the
+// service (a real process, SQLite in a temp folder), issues a key, solves each instance once
+// with POST /api/schedule and publishes the result (its roster becomes the previous_assignments,
+// groups included), then asks two questions of many shifts, each timed from the client (body
+// upload, validation, the schedule as it stands, candidates, JSON back): who could replace the
+// first volunteer on the shift, and who could take the slot one volunteer dropped out of (their
+// previous assignment removed). Prints a table of p50 / p95 / max.
 import type { RecommendationResult, ScheduleRequest, ScheduleResult } from '../src/types/schema-types.js';
 import { generatedInstance } from './generate.js';
 import { startService } from './service-process.js';
@@ -12,7 +13,7 @@ import { startService } from './service-process.js';
 /** Shifts asked about per question, spread over the instance; each asked ROUNDS times. */
 const SHIFTS = Number(process.env.RECOMMEND_SHIFTS ?? 20);
 const ROUNDS = Number(process.env.RECOMMEND_ROUNDS ?? 3);
-const INSTANCES = (process.env.RECOMMEND_INSTANCES ?? 'festival-2500x1200,rules-festival-2500x1200').split(',');
+const INSTANCES = (process.env.RECOMMEND_INSTANCES ?? 'festival-2500x1200,rules-festival-2500x1200,scarce-150x400').split(',');
 
 const { port, key, stop } = await startService('bench-recommend');
 

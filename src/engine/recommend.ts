@@ -58,32 +58,10 @@ export function recommend(problem: Problem, ask: RecommendationAsk): RecommendOu
     return { ok: false, errors: [{ pointer: '/shift_id', code: 'unknown_shift', message: `shift_id '${ask.shiftId}' is not a shift of the request${hint}` }] };
   }
   const schedule = new PublishedSchedule(problem);
-  const errors: FieldError[] = [];
   const required = [...s.required].filter(([, n]) => n > 0).map(([g]) => g);
-  if (ask.group !== undefined && !required.includes(ask.group)) {
-    const hint = new NameSuggester(required).didYouMean(ask.group);
-    const asks = required.length === 0 ? 'it requires no volunteer at all' : `it requires ${required.map((g) => `'${g}' (${s.required.get(g)})`).join(', ')}`;
-    errors.push({
-      pointer: '/group',
-      code: 'group_not_required',
-      message: `Shift '${s.id}' requires no volunteer of group '${ask.group}'${hint} ${capital(asks)}.`,
-    });
-  }
-  let replaced: { volunteer: number; group: string | null } | undefined;
-  if (ask.replaceVolunteerId !== undefined) {
-    const found = replacement(problem, schedule, s, ask.replaceVolunteerId);
-    if ('error' in found) errors.push(found.error);
-    else {
-      replaced = found;
-      if (ask.group !== undefined && found.group !== null && found.group !== ask.group && required.includes(ask.group))
-        errors.push({
-          pointer: '/group',
-          code: 'group_mismatch',
-          message: `replace_volunteer_id '${ask.replaceVolunteerId}' fills a slot of group '${found.group}' in '${s.id}', not '${ask.group}'; leave group out or give '${found.group}'.`,
-        });
-    }
-  }
-  if (errors.length > 0) return { ok: false, errors };
+  const target = checkTarget(schedule, s, required, ask);
+  if ('errors' in target) return { ok: false, errors: target.errors };
+  const { replaced } = target;
   if (replaced) schedule.takeOff(replaced.volunteer, s.index);
   const open = Object.fromEntries(required.map((g) => [g, schedule.open(s.index, g)]));
   const considered = ask.group !== undefined ? [ask.group] : replaced && replaced.group !== null ? [replaced.group] : required.filter((g) => open[g]! > 0);
@@ -110,6 +88,41 @@ export function recommend(problem: Problem, ask: RecommendationAsk): RecommendOu
       reasons,
     },
   };
+}
+
+/** The group and the volunteer to replace, checked against the shift and the schedule as it stands. */
+function checkTarget(
+  schedule: PublishedSchedule,
+  s: Shift,
+  required: readonly string[],
+  ask: RecommendationAsk,
+): { errors: FieldError[] } | { replaced?: { volunteer: number; group: string | null } } {
+  const { problem } = schedule;
+  const errors: FieldError[] = [];
+  if (ask.group !== undefined && !required.includes(ask.group)) {
+    const hint = new NameSuggester(required).didYouMean(ask.group);
+    const asks = required.length === 0 ? 'it requires no volunteer at all' : `it requires ${required.map((g) => `'${g}' (${s.required.get(g)})`).join(', ')}`;
+    errors.push({
+      pointer: '/group',
+      code: 'group_not_required',
+      message: `Shift '${s.id}' requires no volunteer of group '${ask.group}'${hint} ${capital(asks)}.`,
+    });
+  }
+  let replaced: { volunteer: number; group: string | null } | undefined;
+  if (ask.replaceVolunteerId !== undefined) {
+    const found = replacement(problem, schedule, s, ask.replaceVolunteerId);
+    if ('error' in found) errors.push(found.error);
+    else {
+      replaced = found;
+      if (ask.group !== undefined && found.group !== null && found.group !== ask.group && required.includes(ask.group))
+        errors.push({
+          pointer: '/group',
+          code: 'group_mismatch',
+          message: `replace_volunteer_id '${ask.replaceVolunteerId}' fills a slot of group '${found.group}' in '${s.id}', not '${ask.group}'; leave group out or give '${found.group}'.`,
+        });
+    }
+  }
+  return errors.length > 0 ? { errors } : replaced ? { replaced } : {};
 }
 
 /** The volunteer named by replace_volunteer_id on the shift, or the error saying who is on it. */
