@@ -3,39 +3,16 @@
 // Prints throughput, p50/p99 latency, statuses and errors, and the service's RSS before and
 // after. Deliberate answers (503 overloaded past the solve capacity, 429) are counted apart.
 import autocannon from 'autocannon';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedInstances } from './generate.js';
+import { startService } from './service-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = join(root, 'bin', 'volunteer-scheduler.js');
 const seconds = Number(process.env.LOAD_SECONDS ?? 30);
-const env = { ...process.env, DATABASE_URL: `sqlite:${join(mkdtempSync(join(tmpdir(), 'vs-load-')), 'load.db')}`, LOG_LEVEL: 'warn' };
 
-const key = spawnSync(
-  process.execPath,
-  [bin, 'keys', 'issue', '--user', 'load', '--name', 'load test', '--description', 'npm run load', '--quota', '100000000'],
-  { env, encoding: 'utf8' },
-).stdout.trim();
-const child = spawn(process.execPath, [bin, 'serve'], {
-  env: { ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const port = await new Promise<number>((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => {
-    out += c.toString();
-    const line = out.split('\n').find((l) => l.includes('"listening"'));
-    if (line) resolve((JSON.parse(line) as { port: number }).port);
-  });
-  child.on('exit', () => {
-    reject(new Error(`service exited: ${out}`));
-  });
-});
-child.stdout.resume();
+const { child, port, key, stop } = await startService('load');
 
 const rssMb = (): number => {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
@@ -100,8 +77,7 @@ const rows = [
   // The same mix again: memory that keeps growing here would be a leak, not warm-up.
   await phase('the same mix again (memory plateau check)', mix),
 ];
-child.kill('SIGTERM');
-await new Promise((r) => child.on('exit', r));
+await stop();
 
 console.log(`Load: ${seconds} s per phase, 16 connections, service on SQLite; RSS of the service process at start ${rssStart} MB\n`);
 console.log('| phase | requests | req/s | p50 | p99 | statuses | errors | RSS before | RSS after |');

@@ -20,6 +20,8 @@ const REQUIRED_FILES = [
   'problem-details',
   'warning',
   'schedule-options',
+  'recommendation-request',
+  'recommendation-result',
 ];
 
 type Node = Record<string, unknown>;

@@ -36,6 +36,7 @@ import { validateRoutes } from './routes/validate.js';
 import { inlinePreparer, type InputPreparer } from '../service/input-preparer.js';
 import type { Jobs } from '../jobs/jobs.js';
 import { jobRoutes } from './routes/jobs.js';
+import { recommendationRoutes } from './routes/recommendations.js';
 
 export interface AppDeps {
   config: Config;
@@ -62,7 +63,7 @@ export interface AppDeps {
   jobs?: Jobs;
 }
 
-const API_PATHS = ['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/usage', '/api/jobs'];
+const API_PATHS = ['/api/schedule', '/api/schedule/csv', '/api/validate', '/api/recommendations', '/api/usage', '/api/jobs'];
 
 /** The routers answer an unknown path or method with a bare status; give it a problem body. */
 const emptyStatus: Middleware = async (ctx, next) => {
@@ -76,7 +77,7 @@ const emptyStatus: Middleware = async (ctx, next) => {
     const hint = exact === undefined ? '' : ` Paths are matched exactly: use ${exact}.`;
     throw new ProblemError(
       'not-found',
-      `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate, GET /api/usage, POST and GET /api/jobs, and GET and DELETE /api/jobs/<id> (with /result and /events).`,
+      `Nothing is served at ${ctx.method} ${path}.${hint} The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate, POST /api/recommendations, GET /api/usage, POST and GET /api/jobs, and GET and DELETE /api/jobs/<id> (with /result and /events).`,
     );
   }
   if (ctx.status === 405 || ctx.status === 501) {
@@ -120,6 +121,7 @@ export function createApp(deps: AppDeps): Koa {
   const admit = solveAdmission(deps.config.solverWorkers + deps.config.solveQueueMax);
   scheduleRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
   scheduleCsvRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, scheduler: deps.scheduler, metrics, admit });
+  recommendationRoutes(apiRouter, { schemas: deps.schemas, limits: deps.config.limits, preparer, metrics });
   usageRoutes(apiRouter, { store: deps.store, clock, logger: deps.logger });
   if (deps.jobs) jobRoutes(apiRouter, { config: deps.config, schemas: deps.schemas, preparer, jobs: deps.jobs, logger: deps.logger, clock });
 

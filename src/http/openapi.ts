@@ -278,6 +278,7 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
         },
       },
     },
+    '/api/recommendations': recommendationsPath(config, registry),
     ...jobPaths(config, SCHEDULE_QUERY, CSV_REQUEST_BODY, scheduleOk),
     '/api/usage': {
       get: {
@@ -302,6 +303,101 @@ function apiPaths(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Jso
           '400': problemResponse(['invalid-request']),
           ...API_ERRORS,
         },
+      },
+    },
+  };
+}
+
+/**
+ * POST /api/recommendations: who could take a slot of a published schedule's shift. The request
+ * example is the one of schemas/recommendation-request.json; the response examples are what the
+ * service answers for it (and for the same body asking about a full shift).
+ */
+function recommendationsPath(config: Pick<Config, 'limits'>, registry: SchemaRegistry): Json {
+  const requestExample = (registry.schemas.get('recommendation-request')?.examples as Json[] | undefined)?.[0] ?? {};
+  return {
+    post: {
+      tags: ['scheduling'],
+      operationId: 'recommendations',
+      summary: 'Who could take a slot of a shift (or replace someone there)',
+      description: `The body's request is a complete POST /api/schedule body with the schedule already published (previous_assignments) and the locked assignments (current_assignments); it is validated exactly as POST /api/schedule validates its body, with every pointer under /request, and the same limits (at most ${config.limits.maxVolunteers} volunteers, ${config.limits.maxShifts} shifts and ${config.limits.maxJsonBodyBytes} bytes). No solver runs: the schedule as it stands is the locked assignments plus the previous assignments that can still hold, placed in request order (one that no longer fits beside those before it is left out, with a previous_dropped warning). A candidate is a volunteer of the slot's group who is free then and keeps every rule (moves empty), or one kept out by exactly one of their own non-locked shifts: they leave it and another volunteer who fits takes it over (two moves), or, when nobody can and that shift has a lower priority, it is left one short (one move). Ranked: no move first, then fewest moves, preferred, not avoided, fewest hours after, request order. Every entry is applied and re-checked against every rule before it is returned. Errors of the body's own fields: required, invalid_type, empty_string, out_of_range, not_integer; unknown_shift (/shift_id, with a did-you-mean), group_not_required (/group), not_on_shift (/replace_volunteer_id, naming who is on the shift), group_mismatch (/group differs from the replaced volunteer's). Counts against the daily quota.`,
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: ref('recommendation-request.json'),
+            examples: {
+              open: { summary: 'Who could take the open kitchen slot of sat-am', value: requestExample },
+              replace: {
+                summary: 'Who could replace Cy in sat-pm',
+                value: { ...requestExample, shift_id: 'sat-pm', replace_volunteer_id: 'v3', limit: 3 },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '200': {
+          description: 'The ranked candidates (possibly none, with the reasons why), the open slots and the warnings.',
+          headers: headerRefs(...LIMITED),
+          content: {
+            'application/json': {
+              schema: ref('recommendation-result.json'),
+              examples: {
+                open: {
+                  summary: 'Two volunteers could take the open slot; Ben prefers the shift',
+                  value: {
+                    shift_id: 'sat-am',
+                    group: 'kitchen',
+                    open_slots: { kitchen: 1 },
+                    candidates: [
+                      {
+                        volunteer_id: 'v2',
+                        name: 'Ben Ode',
+                        group: 'kitchen',
+                        hours_after: 4,
+                        preferred: true,
+                        avoided: false,
+                        moves: [],
+                        reasons: [
+                          "Ben Ode (v2) is in group 'kitchen', free 2026-06-06 08:00-12:00 UTC and would have 4 of 8 hours.",
+                          "'sat-am' is among their preferred shifts.",
+                        ],
+                      },
+                      {
+                        volunteer_id: 'v3',
+                        name: 'Cy Park',
+                        group: 'kitchen',
+                        hours_after: 8,
+                        preferred: false,
+                        avoided: false,
+                        moves: [],
+                        reasons: ["Cy Park (v3) is in group 'kitchen', free 2026-06-06 08:00-12:00 UTC and would have 8 of 8 hours."],
+                      },
+                    ],
+                    reasons: [],
+                    warnings: [],
+                  },
+                },
+                full: {
+                  summary: 'Every slot of the shift is filled',
+                  value: {
+                    shift_id: 'sat-pm',
+                    group: 'kitchen',
+                    open_slots: { kitchen: 0 },
+                    candidates: [],
+                    reasons: ["The only slot of group 'kitchen' in 'sat-pm' is filled; name replace_volunteer_id to ask who could replace someone."],
+                    warnings: [],
+                  },
+                },
+              },
+            },
+          },
+        },
+        '400': problemResponse(['invalid-request', 'invalid-json', 'invalid-encoding']),
+        '413': problemResponse(['payload-too-large']),
+        '415': problemResponse(['unsupported-media-type']),
+        ...API_ERRORS,
       },
     },
   };

@@ -538,28 +538,29 @@ export interface CsvError {
  * Something worth a look that does not stop the request: a locked assignment that breaks a rule, a group nobody belongs to, an unknown (possibly misspelt) property.
  */
 
-export interface ScheduleOptions {
+export interface RecommendationRequest {
+  request: ScheduleRequest;
   /**
-   * true adds diagnostics; lp also adds each group model as CPLEX LP text; false (the default) adds nothing.
+   * The shift to find volunteers for: the id of a shift of request.unassigned_shifts (an unknown id is a 400 at /shift_id, code unknown_shift, with a did-you-mean).
    */
-  debug?: 'true' | 'lp' | 'false';
+  shift_id: string;
   /**
-   * Solve budget in seconds, above 0 (default SOLVE_TIME_LIMIT_DEFAULT); above SOLVE_TIME_LIMIT_MAX it is capped with a warning. At the limit the best schedule found is returned.
+   * Optional: the group whose slot to fill; it must be a group the shift requires (headcount above 0), else a 400 at /group (code group_not_required). Without it, every group of the shift with an open slot is considered and each candidate says its group.
    */
-  time_limit?: number;
+  group?: string;
   /**
-   * Solver backend: highs (the default) or jslp, over the same model.
+   * Optional: a volunteer on the shift in the schedule as it stands (locked or previous); else a 400 at /replace_volunteer_id (code not_on_shift) naming who is on the shift. They are taken off the shift for the question, and the candidates are for their slot (their group). A locked volunteer may be named too.
    */
-  solver?: 'highs' | 'jslp';
+  replace_volunteer_id?: string;
   /**
-   * Exports only (Accept: text/csv): the IANA time zone Start and End are written in. Default: the request's timezone (JSON: top-level timezone, else rules.timezone; CSV upload: its timezone field), else UTC. The calendar's times are always UTC.
+   * Most candidates to return (1 to 100).
    */
-  timezone?: string;
-  /**
-   * Exports only (Accept: text/csv or text/calendar): only this volunteer's assignments (the CSV then has no UNFILLED rows). A 400 when no volunteer of the request has this id.
-   */
-  volunteer_id?: string;
+  limit?: number;
+  [k: string]: unknown;
 }
+/**
+ * A complete POST /api/schedule body, validated exactly as that endpoint validates it (its errors and warnings point under /request).
+ */
 
 export interface ScheduleRequest {
   /**
@@ -692,6 +693,132 @@ export interface Shift {
 /**
  * An assignment already made, locked in before the engine runs. It is always kept, even where it breaks a rule (each break is reported in warnings). Element of the request field `current_assignments`.
  */
+
+export interface RecommendationResult {
+  /**
+   * The shift asked about.
+   */
+  shift_id: string;
+  /**
+   * The group whose slot the candidates are for: the group asked (or the replaced volunteer's); null when several groups of the shift were considered (each candidate then says its group).
+   */
+  group: string | null;
+  /**
+   * Per group the shift requires: its open slots in the schedule as it stands (after taking the replaced volunteer off, with replace_volunteer_id).
+   */
+  open_slots: {
+    [k: string]: number;
+  };
+  /**
+   * Only with replace_volunteer_id: the volunteer taken off the shift and the group whose slot they filled (null for a locked volunteer whose groups the shift does not require: they filled no slot).
+   */
+  replaced?: {
+    /**
+     * The volunteer replaced.
+     */
+    volunteer_id: string;
+    /**
+     * The group of the slot they filled.
+     */
+    group: string | null;
+  };
+  /**
+   * At most `limit` candidates, best first: those needing no other change first, then the fewest other changes, then the shift among their preferred_shifts, then not among their avoid_shifts, then the fewest hours after, then request order of volunteers.
+   */
+  candidates: RecommendationCandidate[];
+  /**
+   * Empty when there are candidates. Otherwise why there is none, in sentences: every slot filled, or per rule how many of the group's volunteers it keeps out, with an example.
+   */
+  reasons: string[];
+  /**
+   * The request's warnings (pointers under /request), unknown top-level properties, and a previous_dropped warning for each previous assignment left out of the schedule as it stands.
+   */
+  warnings: Warning[];
+}
+/**
+ * A volunteer who could take the slot, with the other changes it needs.
+ */
+
+export interface RecommendationCandidate {
+  /**
+   * The volunteer.
+   */
+  volunteer_id: string;
+  /**
+   * Their name (the id where the request gives none).
+   */
+  name: string;
+  /**
+   * The group whose slot they would fill (their own group or an additional one).
+   */
+  group: string;
+  /**
+   * Their total hours with this shift and the moves applied (locked and previous assignments included), rounded to 2 decimals.
+   */
+  hours_after: number;
+  /**
+   * The shift is among their preferred_shifts.
+   */
+  preferred: boolean;
+  /**
+   * The shift is among their avoid_shifts.
+   */
+  avoided: boolean;
+  /**
+   * The other changes this needs (at most two), applied on top of the locked and previous assignments; empty when the volunteer can simply join.
+   *
+   * @maxItems 2
+   */
+  moves: [] | [RecommendationMove] | [RecommendationMove, RecommendationMove];
+  /**
+   * Sentences: why the volunteer can take the slot, and one per move.
+   */
+  reasons: string[];
+}
+/**
+ * One other change: a volunteer leaves a shift (to_shift_id null) or joins one (from_shift_id null).
+ */
+
+export interface RecommendationMove {
+  /**
+   * Who moves.
+   */
+  volunteer_id: string;
+  /**
+   * The shift they leave; null when they join one.
+   */
+  from_shift_id: string | null;
+  /**
+   * The shift they join; null when they leave one.
+   */
+  to_shift_id: string | null;
+}
+/**
+ * Something worth a look that does not stop the request: a locked assignment that breaks a rule, a group nobody belongs to, an unknown (possibly misspelt) property.
+ */
+
+export interface ScheduleOptions {
+  /**
+   * true adds diagnostics; lp also adds each group model as CPLEX LP text; false (the default) adds nothing.
+   */
+  debug?: 'true' | 'lp' | 'false';
+  /**
+   * Solve budget in seconds, above 0 (default SOLVE_TIME_LIMIT_DEFAULT); above SOLVE_TIME_LIMIT_MAX it is capped with a warning. At the limit the best schedule found is returned.
+   */
+  time_limit?: number;
+  /**
+   * Solver backend: highs (the default) or jslp, over the same model.
+   */
+  solver?: 'highs' | 'jslp';
+  /**
+   * Exports only (Accept: text/csv): the IANA time zone Start and End are written in. Default: the request's timezone (JSON: top-level timezone, else rules.timezone; CSV upload: its timezone field), else UTC. The calendar's times are always UTC.
+   */
+  timezone?: string;
+  /**
+   * Exports only (Accept: text/csv or text/calendar): only this volunteer's assignments (the CSV then has no UNFILLED rows). A 400 when no volunteer of the request has this id.
+   */
+  volunteer_id?: string;
+}
 
 export interface ScheduleResult {
   /**

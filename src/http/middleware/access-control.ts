@@ -22,7 +22,13 @@ export interface AccessDeps {
 }
 
 /** Calls that consume the daily quota (CONTRACT.md sections 7 and 12), as `METHOD route pattern`: reading a job does not. */
-export const COUNTED_ROUTES: ReadonlySet<string> = new Set(['POST /api/schedule', 'POST /api/schedule/csv', 'POST /api/validate', 'POST /api/jobs']);
+export const COUNTED_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/schedule',
+  'POST /api/schedule/csv',
+  'POST /api/validate',
+  'POST /api/recommendations',
+  'POST /api/jobs',
+]);
 
 /**
  * The route pattern the router matched for this method, never the raw path: quota and history
