@@ -99,7 +99,7 @@ export const problemTypes: Record<ProblemSlug, ProblemType> = {
     status: 404,
     title: 'No such resource',
     explanation:
-      "Nothing is served at this path, or the job asked for is not this key's user's (another user's job is answered as if it did not exist) or was deleted after JOB_RETENTION_HOURS. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate, GET /api/usage and the jobs under /api/jobs; paths carry no version segment.",
+      "Nothing is served at this path, or the job asked for is not this key's user's (another user's job is answered as if it did not exist) or was deleted after JOB_RETENTION_HOURS. The endpoints are POST /api/schedule, POST /api/schedule/csv, POST /api/validate, POST /api/recommendations, GET /api/usage and the jobs under /api/jobs; paths carry no version segment.",
   },
   'method-not-allowed': {
     slug: 'method-not-allowed',
