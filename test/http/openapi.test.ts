@@ -191,8 +191,16 @@ describe('OpenAPI document (GET /openapi.json)', function () {
       ['POST', '/api/schedule', () => t.request.post('/api/schedule?debug=true').send(fixture('requests/recommendations.json'))],
       ['POST', '/api/validate', () => t.request.post('/api/validate').send({ volunteers: [], unassigned_shifts: [] })],
       ['GET', '/api/validate', () => t.request.get('/api/validate')],
-      ['POST', '/api/recommendations', () => t.request.post('/api/recommendations').send({ request: fixture('requests/recommendations.json'), shift_id: 'sat-am' })],
-      ['POST', '/api/recommendations', () => t.request.post('/api/recommendations').send({ request: fixture('requests/recommendations.json'), shift_id: 'nope' })],
+      [
+        'POST',
+        '/api/recommendations',
+        () => t.request.post('/api/recommendations').send({ request: fixture('requests/recommendations.json'), shift_id: 'sat-am' }),
+      ],
+      [
+        'POST',
+        '/api/recommendations',
+        () => t.request.post('/api/recommendations').send({ request: fixture('requests/recommendations.json'), shift_id: 'nope' }),
+      ],
       ['POST', '/api/recommendations', () => t.anonymous.post('/api/recommendations').send({})],
       ['GET', '/api/usage', () => t.request.get('/api/usage')],
       ['GET', '/api/usage', () => t.request.get('/api/usage?limit=0')],
