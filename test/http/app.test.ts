@@ -231,6 +231,44 @@ describe('GET /app in headless Chromium', function () {
     await context.close();
   });
 
+  it('re-plans a published schedule from spreadsheets with a Previous Volunteers column: new assignments marked, the changes counted', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'America/Chicago' });
+    const page = await context.newPage();
+    const seen = watch(page, base);
+    await page.goto(`${base}/app`);
+    const csv = (name: string, lines: string[]) => ({ name, mimeType: 'text/csv', buffer: Buffer.from(`\ufeff${lines.join('\r\n')}\r\n`) });
+    await page.getByLabel('API key').fill(key);
+    await page
+      .getByLabel('Volunteers (CSV)')
+      .setInputFiles(csv('volunteers.csv', ['Name,Group,Max Hours', '"Ruiz, Ana",kitchen,8', 'Ben Ode,kitchen,8', 'Cy Park,kitchen,8', 'Eve Li,kitchen,8']));
+    await page
+      .getByLabel('Shifts (CSV)')
+      .setInputFiles(
+        csv('shifts.csv', [
+          'Name,Start,End,Groups,Previous Volunteers',
+          'Sat AM,6/6/2026 8:00 AM,6/6/2026 12:00 PM,kitchen:2,"Ruiz, Ana; Dev Gone"',
+          'Sat PM,6/6/2026 12:00 PM,6/6/2026 4:00 PM,kitchen:2,Ben Ode; Cy Park',
+        ]),
+      );
+    await page.getByLabel('Time zone').fill('America/Chicago');
+    await page.getByRole('button', { name: 'Make the schedule' }).click();
+    await page.locator('#results').waitFor({ state: 'visible', timeout: 60_000 });
+    expect(await page.locator('#summary').textContent()).to.include('Against the published schedule: 3 assignments kept, 1 new (marked New) and 1 dropped');
+    const added = page.locator('#timeline .slot.filled', { has: page.locator('.badge', { hasText: 'New' }) });
+    expect(await added.locator('.name').allTextContents()).to.deep.equal(['Eve Li']);
+    expect(await page.locator('#warnings li').allTextContents()).to.include(
+      "Volunteer 'Dev Gone' is no longer in volunteers, so their previous assignment to 'Sat AM' is dropped.",
+    );
+    const header = await page.locator('#roster thead th').allTextContents();
+    expect(header.slice(-2)).to.deep.equal(['Change', 'Change Reason']);
+    const changes = await page.locator('#roster tbody tr td:nth-child(8)').allTextContents();
+    expect(changes).to.deep.equal(['kept', 'added', 'kept', 'kept', 'dropped']);
+    await expectNoSeriousViolation(page);
+    expect(seen.problems).to.deep.equal([]);
+    expect(seen.external).to.deep.equal([]);
+    await context.close();
+  });
+
   it('a volunteer named like HTML is shown as text (JSON request, progress polled when the stream breaks), and a refused key is explained', async () => {
     const context = await browser.newContext({ viewport: { width: 1100, height: 800 }, timezoneId: 'UTC' });
     const page = await context.newPage();

@@ -1,8 +1,9 @@
 // javascript-lp-solver as a second backend over the same model. It has no MIP start and no
 // proven bound, stops at its timeout with whatever it holds, and may then return fractional
-// values: only integral results within bounds are accepted.
-import solverModule from 'javascript-lp-solver';
+// values: only integral results within bounds are accepted. Its timeout bounds branch and bound
+// only, so it solves in a thread of its own that is terminated at the deadline (jslp-thread.ts).
 import type { MipModel } from '../mip-model.js';
+import { solveInThread } from './jslp-thread.js';
 import { RAN_TO_LIMIT_SHARE, SOLVER_MIN_TIME_S } from '../budget.js';
 import {
   integralWithinBounds,
@@ -15,12 +16,14 @@ import {
 } from './backend.js';
 
 type Constraint = { min?: number; max?: number; equal?: number };
-/** The one call made here: a solve over a model in jslp's JSON form, with the result read loosely. */
-interface Solver {
-  Solve(model: unknown): { feasible: boolean; result: number; [k: string]: unknown };
-}
-// The package is typed as CommonJS but loaded as ESM: take the solver from either shape.
-const solver = (solverModule as unknown as { default?: Solver }).default ?? (solverModule as unknown as Solver);
+/** A jslp result, read loosely. */
+type JslpResult = { feasible: boolean; result: number; [k: string]: unknown };
+
+/**
+ * Past its own timeout, how long jslp may still take before its thread is stopped: enough to
+ * return the incumbent its branch and bound holds at the timeout, never a second more.
+ */
+const HARD_STOP_MARGIN_MS = 100;
 
 /** What a jslp solve can end with; it reports no status of its own, so these are read from its result. */
 type JslpEnd = 'no-solution' | 'no-solution-at-limit' | 'relaxation' | 'fractional' | 'solution-at-limit' | 'solution' | 'threw';
@@ -71,18 +74,27 @@ export const jslpBackend: SolverBackend = {
         model.colNames.forEach((name, j) => {
           variables[name] = { ...columns[j]!, objective: req.objective.costs[j]! };
         });
-        // jslp has no interrupt: a cancelled solve runs to its timeout (the pool stops its worker sooner).
         const limitMs = Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()) * 1000;
         try {
-          const result = solver.Solve({
-            optimize: 'objective',
-            opType: req.objective.sense,
-            constraints,
-            variables,
-            ints: req.relaxation ? {} : ints,
-            options: { timeout: Math.round(limitMs), tolerance: req.relGap },
-          });
+          const outcome = solveInThread(
+            {
+              optimize: 'objective',
+              opType: req.objective.sense,
+              constraints,
+              variables,
+              ints: req.relaxation ? {} : ints,
+              options: { timeout: Math.round(limitMs), tolerance: req.relGap },
+            },
+            limitMs + HARD_STOP_MARGIN_MS,
+            () => req.budget.cancelled(),
+          );
           const ms = performance.now() - started;
+          if (outcome.kind === 'stopped') {
+            const why = outcome.cancelled ? 'the solve was cancelled' : 'its time was up inside one LP, which javascript-lp-solver cannot stop itself';
+            return { status: 'timedout', objective: null, bound: null, gap: null, ms, message: `javascript-lp-solver was stopped: ${why}` };
+          }
+          if (outcome.kind === 'error') throw new Error(outcome.message);
+          const result = outcome.result as JslpResult;
           const atLimit = ms >= limitMs * RAN_TO_LIMIT_SHARE;
           const none = { objective: null, bound: null, gap: null, ms };
           if (!result.feasible) return { status: STATUS_TABLE[atLimit ? 'no-solution-at-limit' : 'no-solution'], ...none };

@@ -1,0 +1,99 @@
+// javascript-lp-solver runs in a thread of its own that is stopped at the deadline or on a
+// cancel (src/engine/backends/jslp-thread.ts): one LP it cannot interrupt no longer holds the
+// solve past its time. The LP here is large enough to take seconds in jslp (a dense random
+// covering problem); each test gives it a fraction of that and checks it is stopped near the
+// limit, then that the next solve works on a fresh thread.
+import { expect } from 'chai';
+import { jslpThreadsStarted, solveInThread } from '../../src/engine/backends/jslp-thread.js';
+import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
+import { Budget } from '../../src/engine/budget.js';
+import { MipModel } from '../../src/engine/mip-model.js';
+
+/** A seeded dense LP: minimize the sum of n columns, each of m rows covering a random half of them at least 1 + random. */
+function hardLp(n: number, m: number): unknown {
+  let seed = 7;
+  const random = (): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const constraints: Record<string, { min: number }> = {};
+  const variables: Record<string, Record<string, number>> = {};
+  for (let j = 0; j < n; j++) variables[`x${j}`] = { cost: 1 + random() };
+  for (let i = 0; i < m; i++) {
+    constraints[`r${i}`] = { min: 1 + random() * 5 };
+    for (let j = 0; j < n; j++) if (random() < 0.5) variables[`x${j}`]![`r${i}`] = 0.5 + random();
+  }
+  return { optimize: 'cost', opType: 'min', constraints, variables };
+}
+
+/** A small LP with a known optimum: max x + y with x + 2y <= 4, 3x + y <= 6 (x = 1.6, y = 1.2, 2.8). */
+const smallLp = {
+  optimize: 'value',
+  opType: 'max',
+  constraints: { a: { max: 4 }, b: { max: 6 } },
+  variables: { x: { value: 1, a: 1, b: 3 }, y: { value: 1, a: 2, b: 1 } },
+};
+
+describe('engine: javascript-lp-solver stopped at its deadline', function () {
+  this.timeout(60_000);
+
+  it('answers a small LP as jslp itself would', () => {
+    const outcome = solveInThread(smallLp, 5_000, () => false);
+    expect(outcome.kind).to.equal('done');
+    const result = (outcome as { result: Record<string, number> }).result;
+    expect(result.result).to.be.closeTo(2.8, 1e-9);
+    expect(result.x).to.be.closeTo(1.6, 1e-9);
+  });
+
+  it('stops an LP it cannot interrupt at the limit, then solves the next one on a fresh thread', () => {
+    const lp = hardLp(600, 300);
+    const before = jslpThreadsStarted();
+    const started = performance.now();
+    const outcome = solveInThread(lp, 300, () => false);
+    const ms = performance.now() - started;
+    expect(outcome).to.deep.equal({ kind: 'stopped', cancelled: false });
+    // Stopped at 300 ms; the slack covers posting the model to the thread on a busy machine.
+    expect(ms).to.be.lessThan(1_500);
+    const next = solveInThread(smallLp, 5_000, () => false);
+    expect(next.kind).to.equal('done');
+    expect(jslpThreadsStarted()).to.equal(before + 1);
+  });
+
+  it('stops on a cancel long before the limit', () => {
+    const lp = hardLp(600, 300);
+    const started = performance.now();
+    const outcome = solveInThread(lp, 30_000, () => performance.now() - started > 200);
+    expect(outcome).to.deep.equal({ kind: 'stopped', cancelled: true });
+    expect(performance.now() - started).to.be.lessThan(1_500);
+  });
+
+  it('the jslp backend reports a phase stopped this way as timed out, with the reason', () => {
+    // The same kind of LP through the backend: 600 columns, 300 covering rows, 0.3 s.
+    const m = new MipModel();
+    let seed = 11;
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let j = 0; j < 600; j++) m.addCol(`x${j}`, 0, Infinity, false);
+    for (let i = 0; i < 300; i++) {
+      const cols: number[] = [];
+      for (let j = 0; j < 600; j++) if (random() < 0.5) cols.push(j);
+      m.addRow(
+        `r${i}`,
+        1 + random() * 5,
+        Infinity,
+        cols,
+        cols.map(() => 0.5 + random()),
+      );
+    }
+    const costs = Float64Array.from({ length: 600 }, () => 1 + random());
+    const session = jslpBackend.open(m);
+    const budget = new Budget(Date.now() + 300, Date.now);
+    const started = performance.now();
+    const outcome = session.solve({ objective: { sense: 'min', costs }, rowBounds: new Map(), absGap: 0, relGap: 0, relaxation: true, budget });
+    expect(outcome.status).to.equal('timedout');
+    expect(outcome.message).to.match(/^javascript-lp-solver was stopped: its time was up inside one LP/);
+    expect(performance.now() - started).to.be.lessThan(1_500);
+  });
+});
