@@ -7,8 +7,8 @@ import type { Conflict, Detail, Suggestion } from '../types/schema-types.js';
 import { NameSuggester } from '../input/did-you-mean.js';
 import { formatHours } from '../input/format.js';
 import { displayName, type Problem, type Shift } from '../input/problem.js';
-import { availabilityDetail, extendAvailabilitySentence } from '../rules/availability.js';
-import { dailyDetail, raiseMaxShiftsPerDaySentence } from '../rules/daily.js';
+import { extendAvailabilitySentence } from '../rules/availability.js';
+import { raiseMaxShiftsPerDaySentence } from '../rules/daily.js';
 import {
   addGroup,
   addGroupSentence,
@@ -16,16 +16,15 @@ import {
   addVolunteersSentence,
   hasGroup,
   noMembersDetail,
-  otherGroupDetail,
   renameGroup,
   renameGroupSentence,
   tooSmallDetail,
 } from '../rules/groups.js';
-import { hoursDetail } from '../rules/hours.js';
 import type { Block } from '../rules/model.js';
 import type { Roster } from '../rules/roster.js';
-import { reduceRestSentence, spacingCode, spacingDetail } from '../rules/spacing.js';
+import { reduceRestSentence, spacingCode } from '../rules/spacing.js';
 import { MAX_PER_KIND } from './suggest.js';
+import { blockDetail } from '../rules/block-detail.js';
 
 export const MAX_NAMED = 10;
 /** Volunteers of other groups examined per short slot for add_group, in request order. */
@@ -83,20 +82,7 @@ function codeOf(block: Block, s: Shift): Code {
 
 /** The detail and the sentence of a named volunteer's rule, from the rule module that owns it. */
 function describe(state: ScheduleState, s: Shift, b: Blocked): { detail: Detail; sentence: string } {
-  const vol = state.problem.volunteers[b.volunteer]!;
-  const { block } = b;
-  switch (block.rule) {
-    case 'same_shift':
-      return otherGroupDetail(vol, block.other);
-    case 'availability':
-      return availabilityDetail(vol, block, state.problem.zone);
-    case 'spacing':
-      return spacingDetail(vol, block.other, s, state.problem.zone);
-    case 'daily':
-      return dailyDetail(vol, block.count, s);
-    case 'hours':
-      return hoursDetail(vol, block.load, s);
-  }
+  return blockDetail(state.problem.volunteers[b.volunteer]!, s, b.block, state.problem.zone);
 }
 
 /** Relevance: closest to fitting first (least extra hours needed), then the other rules, then request order. */

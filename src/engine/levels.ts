@@ -328,6 +328,8 @@ export const previousLevel: ObjectiveLevel = {
   ...wishLevel((w) => w.previous),
   lpPhase: 'previous_lp',
   mipPhase: 'previous',
+  // Not a refinement: on joined subproblems where staffing and fairness keep to local search, this
+  // level still runs its LP and MIP, so the drops it reports are proven the least where it can.
   refines: false,
   value: (s, v) => previousCount(s.f.wishes.goals, v),
   initialBound: (s) => previousBound(s.p, s.f.wishes.goals),

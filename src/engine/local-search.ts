@@ -83,6 +83,12 @@ export class LocalState {
     list.splice(list.indexOf(pair), 1);
   }
 
+  /** Gives up the pairs `out`, then takes the pairs `into` (a transfer or a swap). */
+  move(out: readonly number[], into: readonly number[]): void {
+    for (const pair of out) this.unassign(pair);
+    for (const pair of into) this.assign(pair);
+  }
+
   /** The pairs of the volunteer's new assignments that conflict with `pair`'s shift (overlap or rest: the spacing rule). */
   clashing(pair: number): number[] {
     const v = this.p.candVolunteer[pair]!;
@@ -216,8 +222,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep
           bestLoad = st.load(b);
         }
         if (best >= 0) {
-          st.unassign(from);
-          st.assign(best);
+          st.move([from], [best]);
           improved = true;
         }
       }
@@ -244,10 +249,7 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
             // Each can hold their new shift once they give up the old one (two volunteers: the checks are independent).
             if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair) && keeps([aPair, bPair], [aPairForS2, bPairForS1])) {
-              st.unassign(aPair);
-              st.unassign(bPair);
-              st.assign(aPairForS2);
-              st.assign(bPairForS1);
+              st.move([aPair, bPair], [aPairForS2, bPairForS1]);
               improved = true;
               done = true;
               break;
@@ -321,8 +323,7 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
         for (const to of p.byShift[s]!) {
           if (st.x[to] || p.candVolunteer[to] === p.candVolunteer[from] || !st.canTake(to)) continue;
           if (!betterForWishes(delta([from], [to]), SHORT_EPS)) continue;
-          st.unassign(from);
-          st.assign(to);
+          st.move([from], [to]);
           improved = true;
           break;
         }
@@ -342,10 +343,7 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
             if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
             if (!betterForWishes(delta([aPair, bPair], [aPairForS2, bPairForS1]), SHORT_EPS)) continue;
             if (!st.canTake(aPairForS2, aPair) || !st.canTake(bPairForS1, bPair)) continue;
-            st.unassign(aPair);
-            st.unassign(bPair);
-            st.assign(aPairForS2);
-            st.assign(bPairForS1);
+            st.move([aPair, bPair], [aPairForS2, bPairForS1]);
             improved = true;
             done = true;
             break;

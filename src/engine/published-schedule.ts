@@ -7,14 +7,10 @@ import type { Warning } from '../types/schema-types.js';
 import { CappedEntries, TRUNCATED_CODE, truncatedMessage, WARNINGS_PER_CODE } from '../input/entry-caps.js';
 import { formatWindow } from '../input/format.js';
 import { displayName, type Problem, type Shift } from '../input/problem.js';
-import { availabilityDetail } from '../rules/availability.js';
-import { dailyDetail } from '../rules/daily.js';
-import { otherGroupDetail } from '../rules/groups.js';
-import { hoursDetail } from '../rules/hours.js';
 import { placement, type Block } from '../rules/model.js';
 import { previousPointer, previousStandings } from '../rules/previous.js';
 import { Roster } from '../rules/roster.js';
-import { spacingDetail } from '../rules/spacing.js';
+import { blockDetail } from '../rules/block-detail.js';
 
 /** A volunteer on a shift: the group whose slot they fill (null: a lock filling none) and whether locked. */
 export interface Occupant {
@@ -98,20 +94,7 @@ export class PublishedSchedule {
 
   /** The rule module's sentence for what keeps the volunteer out of the shift as the roster stands. */
   blockSentence(volunteer: number, s: Shift, block: Block): string {
-    const v = this.problem.volunteers[volunteer]!;
-    const zone = this.problem.zone;
-    switch (block.rule) {
-      case 'availability':
-        return availabilityDetail(v, block.window ? { window: block.window } : {}, zone).sentence;
-      case 'spacing':
-        return spacingDetail(v, block.other, s, zone).sentence;
-      case 'daily':
-        return dailyDetail(v, block.count, s).sentence;
-      case 'hours':
-        return hoursDetail(v, block.load, s).sentence;
-      case 'same_shift':
-        return otherGroupDetail(v, block.other).sentence;
-    }
+    return blockDetail(this.problem.volunteers[volunteer]!, s, block, this.problem.zone).sentence;
   }
 
   private fullSentence(s: Shift, groups: readonly string[]): string {

@@ -84,18 +84,25 @@ export function previousCount(g: SoftGoals, x: ArrayLike<number>): number {
   return total;
 }
 
-/** Most previous assignments any schedule keeps: the previous pairs, counted per volunteer's shift and per slot kind. */
-export function previousBound(p: Prepared, g: SoftGoals): number {
+/** Most previous assignments any schedule keeps (see flaggedBound). */
+export const previousBound = (p: Prepared, g: SoftGoals): number => flaggedBound(p, g.previous);
+
+/**
+ * Most pairs among those `flags` marks that one schedule can hold: counted per volunteer (one
+ * slot per shift: a shift whose pairs of several groups are marked counts once) and per slot
+ * kind (at most its open slots); the lesser of the two.
+ */
+function flaggedBound(p: Prepared, flags: Uint8Array): number {
   let byVolunteer = 0;
   p.byVolunteer.forEach((pairs) => {
     const shifts = new Set<number>();
-    for (const pair of pairs) if (g.previous[pair]) shifts.add(p.sub.shifts[p.candShift[pair]!]!.index);
+    for (const pair of pairs) if (flags[pair]) shifts.add(p.sub.shifts[p.candShift[pair]!]!.index);
     byVolunteer += shifts.size;
   });
   let bySlot = 0;
   p.byShift.forEach((pairs, s) => {
     let n = 0;
-    for (const pair of pairs) n += g.previous[pair]!;
+    for (const pair of pairs) n += flags[pair]!;
     bySlot += Math.min(n, p.demand[s]!);
   });
   return Math.min(byVolunteer, bySlot);
@@ -178,16 +185,4 @@ export function shortfallBound(p: Prepared, g: SoftGoals): number {
   return total;
 }
 
-export function preferredBound(p: Prepared, g: SoftGoals): number {
-  let byVolunteer = 0;
-  p.byVolunteer.forEach((pairs) => {
-    for (const pair of pairs) byVolunteer += g.preferred[pair]!;
-  });
-  let bySlot = 0;
-  p.byShift.forEach((pairs, s) => {
-    let n = 0;
-    for (const pair of pairs) n += g.preferred[pair]!;
-    bySlot += Math.min(n, p.demand[s]!);
-  });
-  return Math.min(byVolunteer, bySlot);
-}
+export const preferredBound = (p: Prepared, g: SoftGoals): number => flaggedBound(p, g.preferred);

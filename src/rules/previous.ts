@@ -8,12 +8,10 @@ import type { ScheduleResult, Warning } from '../types/schema-types.js';
 import { displayName, type PreviousAssignment, type Problem, type Shift, type Volunteer } from '../input/problem.js';
 import type { CappedEntries } from '../input/entry-caps.js';
 import { formatWindow } from '../input/format.js';
-import { availabilityDetail, unavailability } from './availability.js';
-import { dailyDetail } from './daily.js';
-import { hoursDetail } from './hours.js';
+import { unavailability } from './availability.js';
 import { placement, type Block } from './model.js';
 import { Roster } from './roster.js';
-import { spacingDetail } from './spacing.js';
+import { blockDetail } from './block-detail.js';
 
 export type Changes = NonNullable<ScheduleResult['changes']>;
 export type DropReason = Changes['dropped'][number]['reason'];
@@ -45,20 +43,18 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 /** A drop for the rule that keeps the volunteer out of the shift, as the roster stands (`kept` names what the roster holds). */
 function ruleDrop(problem: Problem, a: PreviousAssignment, v: Volunteer, s: Shift, block: Block, kept: string): Drop {
   const what = capital(named(problem, a));
+  const why = blockDetail(v, s, block, problem.zone).sentence;
   switch (block.rule) {
-    case 'availability': {
-      const why = availabilityDetail(v, block.window ? { window: block.window } : {}, problem.zone);
-      return { reason: 'unavailable', message: `${what} is dropped: ${why.sentence}` };
-    }
+    case 'availability':
+      return { reason: 'unavailable', message: `${what} is dropped: ${why}` };
     case 'spacing': {
-      const why = spacingDetail(v, block.other, s, problem.zone);
       const overlap = block.other.start < s.end && s.start < block.other.end;
-      return { reason: overlap ? 'overlap' : 'rest', message: `${what} is dropped: ${why.sentence}`, other: block.other.id };
+      return { reason: overlap ? 'overlap' : 'rest', message: `${what} is dropped: ${why}`, other: block.other.id };
     }
     case 'daily':
-      return { reason: 'max_shifts_per_day', message: `${what} is dropped: ${dailyDetail(v, block.count, s).sentence.replace(/\.$/, '')} (${kept}).` };
+      return { reason: 'max_shifts_per_day', message: `${what} is dropped: ${why.replace(/\.$/, '')} (${kept}).` };
     case 'hours':
-      return { reason: 'max_hours', message: `${what} is dropped: ${hoursDetail(v, block.load, s).sentence.replace(/\.$/, '')} (${kept}).` };
+      return { reason: 'max_hours', message: `${what} is dropped: ${why.replace(/\.$/, '')} (${kept}).` };
     case 'same_shift':
       // Only a lock can hold the shift before the previous assignments are placed, and a locked pair is 'locked'.
       return { reason: 'headcount', message: `${what} is dropped: the volunteer is in the shift already.` };
@@ -71,8 +67,23 @@ function groupsFor(a: PreviousAssignment, v: Volunteer, s: Shift): string[] {
   return wanted.filter((g) => (s.required.get(g) ?? 0) > 0);
 }
 
-/** Each previous assignment's standing, in the order of problem.previous (empty without previous_assignments). */
+const standingsOf = new WeakMap<Problem, Standing[]>();
+
+/**
+ * Each previous assignment's standing, in the order of problem.previous (empty without
+ * previous_assignments). Read once per problem: the warnings, the subproblems, the result's
+ * changes and the recommendations' schedule all ask.
+ */
 export function previousStandings(problem: Problem): Standing[] {
+  let standings = standingsOf.get(problem);
+  if (!standings) {
+    standings = readStandings(problem);
+    standingsOf.set(problem, standings);
+  }
+  return standings;
+}
+
+function readStandings(problem: Problem): Standing[] {
   const previous = problem.previous ?? [];
   if (previous.length === 0) return [];
   const { volunteers, shifts } = problem;

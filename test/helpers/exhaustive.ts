@@ -39,9 +39,29 @@ interface Candidate {
   groups: string[];
 }
 
-/** The most slots any schedule fills per priority class (5 first), locks included. */
-export function bestFilledByPriority(request: Json): number[] {
-  const facts = readRequest(request);
+/** Where a search stands: each volunteer's shifts, hours and shifts per day, and the slots taken per (shift, group). */
+interface SearchState {
+  /** Adds (sign 1) or removes (-1, the last added) an assignment. */
+  take: (v: number, s: Shift, group: string | null, sign: 1 | -1) => void;
+  /** Whether the volunteer can take the shift as the search stands (hours, spacing, shifts per day). */
+  fits: (v: number, s: Shift) => boolean;
+  /** Slots of (shift, group) taken (pairKey(shift id, group)). */
+  count: Map<string, number>;
+  /** Slots filled and still open per priority class, the locks placed. */
+  filled: number[];
+  open: number[];
+  /** Every (volunteer, shift) a new assignment could take, with the groups it could fill. */
+  candidates: Candidate[];
+  /** Per k: the candidates from k on, per class (a bound on what the rest can add). */
+  left: number[][];
+}
+
+/** The search over `facts` with the locks placed; `onTake` hears each assignment added or removed. */
+function searchState(
+  facts: RequestFacts,
+  order: 'priority' | 'request',
+  onTake?: (v: number, s: Shift, group: string | null, sign: 1 | -1) => void,
+): SearchState {
   const { volunteers } = facts;
   const held = volunteers.map((): Shift[] => []);
   const hours = volunteers.map(() => 0);
@@ -50,6 +70,7 @@ export function bestFilledByPriority(request: Json): number[] {
   const take = (v: number, s: Shift, group: string | null, sign: 1 | -1): void => {
     if (sign > 0) held[v]!.push(s);
     else held[v]!.pop();
+    onTake?.(v, s, group, sign);
     hours[v]! += sign * s.hours;
     perDay[v]!.set(s.day, (perDay[v]!.get(s.day) ?? 0) + sign);
     if (group !== null) count.set(pairKey(s.id, group), (count.get(pairKey(s.id, group)) ?? 0) + sign);
@@ -81,13 +102,18 @@ export function bestFilledByPriority(request: Json): number[] {
       if (groups.length > 0 && !locked.has(pairKey(v.id, s.id)) && !excluded(v, s) && fits(v.i, s)) candidates.push({ v: v.i, s, groups });
     }
   }
-  candidates.sort((a, b) => b.s.priority - a.s.priority);
-  // Candidates left from k on, per class: with the open slots, a bound on what the rest can add.
+  if (order === 'priority') candidates.sort((a, b) => b.s.priority - a.s.priority);
   const left = candidates.map(zeros).concat([zeros()]);
   for (let k = candidates.length - 1; k >= 0; k--) {
     left[k] = [...left[k + 1]!];
     left[k]![classOf(candidates[k]!.s)]!++;
   }
+  return { take, fits, count, filled, open, candidates, left };
+}
+
+/** The most slots any schedule fills per priority class (5 first), locks included. */
+export function bestFilledByPriority(request: Json): number[] {
+  const { take, fits, count, filled, open, candidates, left } = searchState(readRequest(request), 'priority');
   let best = [...filled];
   const search = (k: number): void => {
     if (
@@ -202,56 +228,11 @@ export function levelsOfResult(request: Json, result: Json): LevelValues {
 export function bestLevels(request: Json): LevelValues {
   const facts = readRequest(request);
   const bestCoverage = bestFilledByPriority(request);
-  const { volunteers } = facts;
-  const held = volunteers.map((): Shift[] => []);
-  const hours = volunteers.map(() => 0);
-  const perDay = volunteers.map(() => new Map<string, number>());
-  const count = new Map<string, number>();
   const pairs: Array<{ v: number; s: Shift; group: string | null }> = [];
-  const take = (v: number, s: Shift, group: string | null, sign: 1 | -1): void => {
-    if (sign > 0) {
-      held[v]!.push(s);
-      pairs.push({ v, s, group });
-    } else {
-      held[v]!.pop();
-      pairs.pop();
-    }
-    hours[v]! += sign * s.hours;
-    perDay[v]!.set(s.day, (perDay[v]!.get(s.day) ?? 0) + sign);
-    if (group !== null) count.set(pairKey(s.id, group), (count.get(pairKey(s.id, group)) ?? 0) + sign);
-  };
-  const lockGroup = lockGroups(facts.locks);
-  for (const l of facts.locks) take(l.v.i, l.s, lockGroup.get(pairKey(l.v.id, l.s.id))!, 1);
-  const filled = zeros();
-  const open = zeros();
-  for (const s of facts.shifts) {
-    for (const [g, n] of Object.entries(s.required)) {
-      const c = count.get(pairKey(s.id, g)) ?? 0;
-      filled[classOf(s)]! += Math.min(n, c);
-      open[classOf(s)]! += Math.max(0, n - c);
-    }
-  }
-  const fits = (vi: number, s: Shift): boolean => {
-    const v = volunteers[vi]!;
-    return (
-      hours[vi]! + s.hours <= v.cap + 1e-9 &&
-      !held[vi]!.some((t) => tooClose(v, t, s)) &&
-      (v.maxPerDay === undefined || (perDay[vi]!.get(s.day) ?? 0) < v.maxPerDay)
-    );
-  };
-  const locked = new Set(facts.locks.map((l) => pairKey(l.v.id, l.s.id)));
-  const candidates: Candidate[] = [];
-  for (const s of facts.shifts) {
-    for (const v of volunteers) {
-      const groups = v.groups.filter((g) => (s.required[g] ?? 0) > 0);
-      if (groups.length > 0 && !locked.has(pairKey(v.id, s.id)) && !excluded(v, s) && fits(v.i, s)) candidates.push({ v: v.i, s, groups });
-    }
-  }
-  const left = candidates.map(zeros).concat([zeros()]);
-  for (let k = candidates.length - 1; k >= 0; k--) {
-    left[k] = [...left[k + 1]!];
-    left[k]![classOf(candidates[k]!.s)]!++;
-  }
+  const { take, fits, count, filled, open, candidates, left } = searchState(facts, 'request', (v, s, group, sign) => {
+    if (sign > 0) pairs.push({ v, s, group });
+    else pairs.pop();
+  });
   let best: LevelValues | undefined;
   const search = (k: number): void => {
     if (
