@@ -68,17 +68,18 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
   });
 
   it('the jslp backend reports a phase stopped this way as timed out, with the reason', () => {
-    // The same kind of LP through the backend: 600 columns, 300 covering rows, 0.3 s.
+    // The same kind of LP through the backend: 900 columns, 450 covering rows (about 2 s in jslp on
+    // a quiet machine; 600 x 300 took 0.5 s, too close to the 0.3 s given), 0.3 s.
     const m = new MipModel();
     let seed = 11;
     const random = (): number => {
       seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
       return seed / 2 ** 31;
     };
-    for (let j = 0; j < 600; j++) m.addCol(`x${j}`, 0, Infinity, false);
-    for (let i = 0; i < 300; i++) {
+    for (let j = 0; j < 900; j++) m.addCol(`x${j}`, 0, Infinity, false);
+    for (let i = 0; i < 450; i++) {
       const cols: number[] = [];
-      for (let j = 0; j < 600; j++) if (random() < 0.5) cols.push(j);
+      for (let j = 0; j < 900; j++) if (random() < 0.5) cols.push(j);
       m.addRow(
         `r${i}`,
         1 + random() * 5,
@@ -87,7 +88,7 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
         cols.map(() => 0.5 + random()),
       );
     }
-    const costs = Float64Array.from({ length: 600 }, () => 1 + random());
+    const costs = Float64Array.from({ length: 900 }, () => 1 + random());
     const session = jslpBackend.open(m);
     const budget = new Budget(Date.now() + 300, Date.now);
     const started = performance.now();

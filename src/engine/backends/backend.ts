@@ -25,8 +25,12 @@ export interface PhaseRequest {
    * can choose (the LP of part of a joined subproblem solved about a third faster so).
    */
   primal?: boolean;
-  /** Stop after this many seconds without a better incumbent. */
-  stallS?: number;
+  /**
+   * Stop once the MIP's LPs have run this many simplex iterations without a better incumbent: a
+   * count of work, not of seconds, so a request stops at the same point whatever the machine's
+   * load and whatever its time limit (identical requests, identical schedules).
+   */
+  stallIterations?: number;
   /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */
   stopAt?: number;
 }

@@ -133,10 +133,10 @@ type Callbacks = Parameters<HighsModel['run']>[0];
 /**
  * The interrupt callbacks: the budget (deadline or cancellation; HiGHS's own time limit can
  * overshoot by a second or more on large models), an incumbent that reaches `stopAt` (a bound
- * proves it), and no better incumbent for `stallS`.
+ * proves it), and no better incumbent for `stallIterations` LP iterations.
  */
 function interrupts(highs: Highs, req: PhaseRequest): Callbacks {
-  const { budget, stopAt, stallS } = req;
+  const { budget, stopAt, stallIterations } = req;
   const maximize = req.objective.sense === 'max';
   let best = Number.NaN;
   let bestAt = 0;
@@ -146,13 +146,13 @@ function interrupts(highs: Highs, req: PhaseRequest): Callbacks {
   return {
     [highs.constants.callbackType.simplexInterrupt]: onBudget,
     [highs.constants.callbackType.ipmInterrupt]: onBudget,
-    [highs.constants.callbackType.mipInterrupt]: (e: { interrupt(): void; data: { mip_primal_bound?: number; running_time?: number } }) => {
+    [highs.constants.callbackType.mipInterrupt]: (e: { interrupt(): void; data: { mip_primal_bound?: number; mip_total_lp_iterations?: bigint } }) => {
       if (budget.expired()) {
         e.interrupt();
         return;
       }
       const primal = e.data.mip_primal_bound;
-      const time = e.data.running_time ?? 0;
+      const work = Number(e.data.mip_total_lp_iterations ?? 0);
       if (typeof primal !== 'number' || !Number.isFinite(primal)) return;
       if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) {
         e.interrupt();
@@ -160,8 +160,8 @@ function interrupts(highs: Highs, req: PhaseRequest): Callbacks {
       }
       if (primal !== best) {
         best = primal;
-        bestAt = time;
-      } else if (stallS !== undefined && time - bestAt > stallS) {
+        bestAt = work;
+      } else if (stallIterations !== undefined && work - bestAt >= stallIterations) {
         e.interrupt();
       }
     },
