@@ -10,7 +10,7 @@ import type { Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveWishes } from './local-search.js';
-import type { Objective } from './mip-model.js';
+import type { MipModel, Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
 import {
   avoidedCount,
@@ -29,6 +29,7 @@ export type PhaseName =
   | 'augment'
   | 'coverage_lp'
   | 'coverage'
+  | 'coverage_lns'
   | 'staffing_lp'
   | 'staffing'
   | 'wishes'
@@ -77,6 +78,12 @@ export const FAIRNESS_GAP = 0.01;
  * window also did on some runs.
  */
 export const STALL_ITERATIONS = 2000;
+/**
+ * The windows of the neighbourhood search (LevelRunner.windows) hold at most this many candidate
+ * pairs. Measured on Curtois 13 (one group, 60,000 pairs, 10 s): 1,500 gained 9 slots, 2,000
+ * gained 15-22, 2,500 18-21 and 3,000 10-14 (a window's MIP takes longer than it gains).
+ */
+export const WINDOW_PAIRS = 2000;
 /** Integer objectives: a bound within this of an integer counts as that integer. */
 const INTEGER_TOL = 1e-6;
 /** Real objectives: a change smaller than this is no improvement. */
@@ -158,6 +165,11 @@ export interface ObjectiveLevel {
   part?(s: LevelState): CoveragePart | undefined;
   /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
   refines?: boolean;
+  /**
+   * When its LP and MIP leave the level unproven: re-solve windows of the schedule as small MIPs
+   * with every other pair fixed (LevelRunner.windows), in this phase.
+   */
+  windowsPhase?: PhaseName;
   /** The level keeps to its cheap bound and local search (no LP or MIP) on a model of more columns than this. */
   maxSolverCols?: number;
   /** Why the MIP was skipped when the relaxation did not finish. */
@@ -224,6 +236,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     mipPhase: 'coverage',
     // The classes share coverage's time: each the coverage share of what is left.
     mipShare: MIP_SHARES.coverage,
+    windowsPhase: 'coverage_lns',
     objective: (f) => f.coverage[k]!.objective,
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
@@ -636,8 +649,94 @@ class LevelRunner {
         proven = (outcome.status === 'optimal' && (accepted || asGood)) || level.proven(level.value(s, s.values), bound);
       }
     }
+    if (!proven && level.windowsPhase) {
+      const bias = level.mipBias?.(s.f);
+      const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
+      this.windows(level, held, biased, rowBounds, bound);
+      proven = level.proven(level.value(s, s.values), bound);
+    }
     level.after?.(s, proven, bound);
     return { proven, bound };
+  }
+
+  /**
+   * A large neighbourhood search for a level its LP and MIP left unproven (a model too large for
+   * either in its time): windows of consecutive shifts (shiftWindows), each re-solved as a MIP with
+   * every pair outside it fixed at its value, so the MIP is small; a better schedule is taken as
+   * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or the
+   * level's share of the time is spent. A window proves nothing about the whole, so the bound stays.
+   */
+  private windows(level: ObjectiveLevel, held: readonly ObjectiveLevel[], objective: Objective, rowBounds: Map<number, [number, number]>, bound: number): void {
+    const { s } = this;
+    const { p } = s;
+    const windowsOf = (pass: number): Uint8Array[] => (pass % 2 === 0 ? volunteerWindows(p, WINDOW_PAIRS, pass) : shiftWindows(p, WINDOW_PAIRS));
+    const budget = s.budget.share(level.mipShare);
+    if (windowsOf(0).length < 2 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
+    const started = s.budget.now();
+    const before = level.value(s, s.values);
+    const model = this.modelOn();
+    let solves = 0;
+    let passes = 0;
+    // Passes alternate between windows of volunteers and windows of time; two passes in a row
+    // that gain nothing (one of each) end the search.
+    let idle = 0;
+    while (idle < 2 && !budget.expired()) {
+      let gained = false;
+      const windows = windowsOf(passes++);
+      for (const inWindow of windows) {
+        if (budget.expired() || level.proven(level.value(s, s.values), bound)) break;
+        // Pairs outside the window stay as they are; every other column (staffing, fairness pieces, locks) stays free.
+        const values = this.restrict(s.values);
+        const sub = model.fixedExcept(values, (j) => j >= p.candShift.length || inWindow[j] === 1, rowBounds);
+        const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
+        let constant = 0;
+        for (let j = 0; j < model.numCols; j++) if (!(j >= p.candShift.length || inWindow[j] === 1)) constant += objective.costs[j]! * values[j]!;
+        const request = level.mipRequest(bound);
+        const session = this.backend.open(sub.model);
+        try {
+          const outcome = session.solve({
+            objective: { sense: objective.sense, costs: pick(objective.costs) },
+            rowBounds: new Map(),
+            ...request,
+            ...(request.stopAt !== undefined ? { stopAt: request.stopAt - constant } : {}),
+            stallIterations: STALL_ITERATIONS,
+            budget,
+            start: pick(values),
+          });
+          solves++;
+          if (outcome.values) {
+            const full = Float64Array.from(values);
+            sub.cols.forEach((j, k) => {
+              full[j] = outcome.values![k]!;
+            });
+            const mapped = { ...outcome, values: full, objective: outcome.objective === null ? null : outcome.objective + constant };
+            if (this.accept(mapped, level, held, level.windowsPhase)) gained = true;
+          }
+        } finally {
+          session.dispose();
+        }
+      }
+      idle = gained ? 0 : idle + 1;
+    }
+    const after = level.value(s, s.values);
+    const status: PhaseDiagnosticsStatus = s.budget.cancelled()
+      ? 'cancelled'
+      : level.proven(after, bound)
+        ? 'optimal'
+        : budget.expired()
+          ? 'timedout'
+          : 'feasible';
+    const text = `${solves} windows of at most ${WINDOW_PAIRS} candidate pairs re-solved with the rest fixed, ${passes} passes: ${after - before >= 0 ? '+' : ''}${after - before}`;
+    s.phases.push({
+      name: level.windowsPhase!,
+      ...(level.priority !== undefined ? { priority: level.priority } : {}),
+      status,
+      objective: after,
+      bound,
+      gap: null,
+      ms: s.budget.now() - started,
+      note: text,
+    });
   }
 
   /**
@@ -689,7 +788,7 @@ class LevelRunner {
   }
 
   /** Takes a MIP solution when it is valid, keeps every held level and improves this one; completes it with anything that still fits. */
-  private accept(outcome: PhaseOutcome, level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
+  private accept(outcome: PhaseOutcome, level: ObjectiveLevel, held: readonly ObjectiveLevel[], phase: PhaseName = level.mipPhase): boolean {
     const { s } = this;
     const v = outcome.values;
     if (!v || outcome.status === 'infeasible' || outcome.status === 'error') return false;
@@ -709,8 +808,38 @@ class LevelRunner {
     if (!keeps || !improves(level.objective(s.f).sense, level.value(s, w), level.value(s, s.values))) return false;
     s.x = greedyFill(s.p, Uint8Array.from(candidate));
     s.values = columnValues(s.f, s.p, s.x);
-    s.onIncumbent(level.mipPhase);
+    s.onIncumbent(phase);
     return true;
+  }
+
+  /** The model of the level running. */
+  private modelOn(): MipModel {
+    const { f } = this.s;
+    switch (this.on) {
+      case 'cover':
+        return f.cover!.model;
+      case 'wishes':
+        return f.wishes.model!.model;
+      case 'base':
+        return f.wishes.base!;
+      case 'full':
+        return f.model;
+    }
+  }
+
+  /** The session on the model of the level running (opened on first use). */
+  private sessionFor(): SolverSession {
+    const { f } = this.s;
+    switch (this.on) {
+      case 'cover':
+        return (this.coverSession ??= this.backend.open(f.cover!.model));
+      case 'wishes':
+        return (this.wishSession ??= this.backend.open(f.wishes.model!.model));
+      case 'base':
+        return (this.baseSession ??= this.backend.open(f.wishes.base!));
+      case 'full':
+        return (this.session ??= this.backend.open(f.model));
+    }
   }
 
   /** Runs one solver phase on its share of the time left; undefined when it could not start. */
@@ -730,16 +859,8 @@ class LevelRunner {
       note(s.phases, name, 'timedout', null, null, 0, 'no time left');
       return undefined;
     }
-    let session: SolverSession;
-    let start: Float64Array = s.values;
-    if (own) session = own.session;
-    else {
-      if (this.on === 'cover') session = this.coverSession ??= this.backend.open(s.f.cover!.model);
-      else if (this.on === 'wishes') session = this.wishSession ??= this.backend.open(s.f.wishes.model!.model);
-      else if (this.on === 'base') session = this.baseSession ??= this.backend.open(s.f.wishes.base!);
-      else session = this.session ??= this.backend.open(s.f.model);
-      start = this.restrict(s.values);
-    }
+    const session = own ? own.session : this.sessionFor();
+    const start = own ? s.values : this.restrict(s.values);
     const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
@@ -761,4 +882,70 @@ class LevelRunner {
     });
     return { ...outcome, status };
   }
+}
+
+/**
+ * Windows of time: runs of consecutive slot kinds in start order holding at most `maxPairs`
+ * candidate pairs (at least one slot kind), the next starting halfway through the one before; as
+ * marks per pair. Empty when one window would hold every pair.
+ */
+export function shiftWindows(p: Prepared, maxPairs: number): Uint8Array[] {
+  const n = p.sub.shifts.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => p.sub.shifts[a]!.start - p.sub.shifts[b]!.start || a - b);
+  const total = p.candShift.length;
+  if (total <= maxPairs) return [];
+  const windows: Uint8Array[] = [];
+  let from = 0;
+  while (from < n) {
+    let to = from;
+    let pairs = 0;
+    while (to < n && (to === from || pairs + p.byShift[order[to]!]!.length <= maxPairs)) pairs += p.byShift[order[to++]!]!.length;
+    const marks = new Uint8Array(total);
+    for (let i = from; i < to; i++) for (const pair of p.byShift[order[i]!]!) marks[pair] = 1;
+    windows.push(marks);
+    if (to >= n) break;
+    from = Math.max(from + 1, from + Math.floor((to - from) / 2));
+  }
+  return windows;
+}
+
+/**
+ * Windows of volunteers: the volunteers in an order of the pass's own (seeded, so every run gives
+ * the same), cut into runs whose candidate pairs number at most `maxPairs` (at least one
+ * volunteer); as marks per pair. Empty when one window would hold every pair. Freeing whole
+ * volunteers lets a window trade shifts across the horizon, which their hours caps and rest
+ * rules tie together; windows of time free whole days instead.
+ */
+export function volunteerWindows(p: Prepared, maxPairs: number, pass: number): Uint8Array[] {
+  const n = p.sub.volunteers.length;
+  const total = p.candShift.length;
+  if (total <= maxPairs) return [];
+  const order = Array.from({ length: n }, (_, v) => v);
+  let seed = (pass + 1) * 0x9e3779b9;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const windows: Uint8Array[] = [];
+  let marks = new Uint8Array(total);
+  let pairs = 0;
+  for (const v of order) {
+    const mine = p.byVolunteer[v]!;
+    if (pairs > 0 && pairs + mine.length > maxPairs) {
+      windows.push(marks);
+      marks = new Uint8Array(total);
+      pairs = 0;
+    }
+    for (const pair of mine) marks[pair] = 1;
+    pairs += mine.length;
+  }
+  if (pairs > 0) windows.push(marks);
+  return windows;
 }

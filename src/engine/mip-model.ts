@@ -93,6 +93,45 @@ export class MipModel {
     return m;
   }
 
+  /**
+   * The model with every column but the `free` ones fixed at `values`: the free columns, and every
+   * row over at least one of them with its bounds (`rowBounds` first) less what the fixed columns
+   * contribute. Rows over fixed columns alone are left out (`values` must satisfy them), so a
+   * neighbourhood of a large model solves as a small one. `cols` maps each column to the model's.
+   */
+  fixedExcept(
+    values: ArrayLike<number>,
+    free: (col: number) => boolean,
+    rowBounds: ReadonlyMap<number, [number, number]>,
+  ): { model: MipModel; cols: Int32Array } {
+    const m = new MipModel();
+    const at = new Int32Array(this.numCols).fill(-1);
+    const cols: number[] = [];
+    for (let j = 0; j < this.numCols; j++) {
+      if (!free(j)) continue;
+      at[j] = m.addCol(this.colNames[j]!, this.colLower[j]!, this.colUpper[j]!, this.colInteger[j]!);
+      cols.push(j);
+    }
+    const rowCols: number[] = [];
+    const rowCoefs: number[] = [];
+    for (let r = 0; r < this.numRows; r++) {
+      const [lo, up] = rowBounds.get(r) ?? [this.rowLower[r]!, this.rowUpper[r]!];
+      if (lo === -Infinity && up === Infinity) continue;
+      rowCols.length = 0;
+      rowCoefs.length = 0;
+      let fixed = 0;
+      for (let k = this.starts[r]!; k < this.starts[r + 1]!; k++) {
+        const j = this.cols[k]!;
+        if (at[j]! >= 0) {
+          rowCols.push(at[j]!);
+          rowCoefs.push(this.coefs[k]!);
+        } else fixed += this.coefs[k]! * values[j]!;
+      }
+      if (rowCols.length > 0) m.addRow(this.rowNames[r]!, lo - fixed, up - fixed, rowCols, rowCoefs);
+    }
+    return { model: m, cols: Int32Array.from(cols) };
+  }
+
   /** The model as CPLEX LP text, with the given objective and optional row-bound overrides. */
   toLpText(objective: Objective, rowBounds: ReadonlyMap<number, [number, number]> = new Map()): string {
     const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : String(Math.round(n * 1e9) / 1e9));

@@ -290,7 +290,7 @@ export interface Job {
    */
   progress: {
     /**
-     * queued; preparing (reading and validating the input); solving (before the first schedule); then the engine's phase that found the latest better schedule (greedy, augment, coverage_lp, coverage, staffing_lp, staffing, wishes, previous_lp, previous, avoided_lp, avoided, short_lp, short, preferred_lp, preferred, balance, fairness_lp, fairness); done when it completed or was cancelled; failed or cancelled for a job that ended without running.
+     * queued; preparing (reading and validating the input); solving (before the first schedule); then the engine's phase that found the latest better schedule (greedy, augment, coverage_lp, coverage, coverage_lns, staffing_lp, staffing, wishes, previous_lp, previous, avoided_lp, avoided, short_lp, short, preferred_lp, preferred, balance, fairness_lp, fairness); done when it completed or was cancelled; failed or cancelled for a job that ended without running.
      */
     phase: string;
     /**
@@ -1073,7 +1073,7 @@ export interface Diagnostics {
      */
     status: 'optimal' | 'feasible';
     /**
-     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), staffing_lp and staffing (fully staffed shifts), previous_lp and previous (most previous assignments kept), avoided_lp and avoided (fewest assignments to avoided shifts), short_lp and short (least hours short of min_hours), preferred_lp and preferred (most assignments to preferred shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). The levels of wishes appear only in a subproblem that has such wishes; one proven by its cheap bound shows one step, noted so. A step that was not needed is absent.
+     * Each step in order: greedy (first fill), augment (augmenting chains), coverage_lp and coverage (LP bound and MIP for filled slots; once per priority class, highest first, when the shifts have several), coverage_lns (when those leave coverage unproven: windows of volunteers and of time re-solved as small MIPs with the rest of the schedule fixed; its note says how many and what they gained), staffing_lp and staffing (fully staffed shifts), previous_lp and previous (most previous assignments kept), avoided_lp and avoided (fewest assignments to avoided shifts), short_lp and short (least hours short of min_hours), preferred_lp and preferred (most assignments to preferred shifts), balance (transfers and swaps for fairness), fairness_lp and fairness (LP bound and MIP for the sum of squared hours). The levels of wishes appear only in a subproblem that has such wishes; one proven by its cheap bound shows one step, noted so. A step that was not needed is absent.
      *
      * Items: One phase.
      */

@@ -11,6 +11,11 @@ export interface PhaseRequest {
   objective: Objective;
   /** Row bounds to apply for this phase (the rows fixing earlier levels). */
   rowBounds: ReadonlyMap<number, [number, number]>;
+  /**
+   * Column bounds for this solve only (the model's own bounds apply again afterwards): a
+   * neighbourhood search fixes most pairs at their current values and re-solves the rest.
+   */
+  colBounds?: ReadonlyMap<number, [number, number]>;
   /** A feasible assignment to start from (all columns), where the backend can use one. */
   start?: Float64Array;
   /** The phase's time: its solver's time limit, and the deadline (or cancellation) at which it is interrupted. */

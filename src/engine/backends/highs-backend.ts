@@ -112,9 +112,15 @@ export function highsBackend(highs: Highs): SolverBackend {
               ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
             });
             h.zeroAllClocks();
-            if (req.start) h.setSolution({ colValue: req.start });
-            const run = h.run(interrupts(highs, req));
-            return outcome(highs, h, model, req, run.modelStatus, started);
+            const fixed = req.colBounds && req.colBounds.size > 0 ? [...req.colBounds.keys()].sort((a, b) => a - b) : undefined;
+            if (fixed) setColBounds(highs, h, fixed, (j) => req.colBounds!.get(j)!);
+            try {
+              if (req.start) h.setSolution({ colValue: req.start });
+              const run = h.run(interrupts(highs, req));
+              return outcome(highs, h, model, req, run.modelStatus, started);
+            } finally {
+              if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
+            }
           } catch (e) {
             return { status: 'error', objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
           }
@@ -128,6 +134,18 @@ export function highsBackend(highs: Highs): SolverBackend {
 }
 
 type HighsModel = ReturnType<Highs['createModel']>;
+
+/** Sets the bounds of the columns `cols` (increasing) in one call. */
+function setColBounds(highs: Highs, h: HighsModel, cols: number[], bounds: (col: number) => [number, number]): void {
+  const lower = new Float64Array(cols.length);
+  const upper = new Float64Array(cols.length);
+  cols.forEach((j, k) => {
+    const [lo, up] = bounds(j);
+    lower[k] = lo === -Infinity ? -highs.infinity : lo;
+    upper[k] = up === Infinity ? highs.infinity : up;
+  });
+  h.changeColsBounds({ kind: 'set', indices: Int32Array.from(cols) }, lower, upper);
+}
 type Callbacks = Parameters<HighsModel['run']>[0];
 
 /**

@@ -65,6 +65,11 @@ export const jslpBackend: SolverBackend = {
       solve(req: PhaseRequest): PhaseOutcome {
         const started = performance.now();
         const constraints: Record<string, Constraint> = { ...boundRows };
+        // Every column with bounds of its own has a bound row (binaries: [0, 1]); a solve's own column bounds replace it.
+        for (const [j, [lo, up]] of req.colBounds ?? []) {
+          const name = `bound_${model.colNames[j]!}`;
+          if (constraints[name]) constraints[name] = lo === up ? { equal: lo } : { ...(lo > 0 ? { min: lo } : {}), ...(up !== Infinity ? { max: up } : {}) };
+        }
         for (let r = 0; r < model.numRows; r++) {
           const [lo, up] = req.rowBounds.get(r) ?? [model.rowLower[r]!, model.rowUpper[r]!];
           if (lo === -Infinity && up === Infinity) continue;
