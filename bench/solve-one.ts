@@ -26,8 +26,12 @@ export interface Figures {
   bound: number | null;
   greedy: number | null;
   fairness: number;
+  /** Shifts with every group they ask for filled (the result's summary.fully_staffed_shifts). */
+  fully_staffed: number | null;
   /** Sum over volunteers of assigned hours squared (objective level 3 of 2.1). */
   sum_squared_hours: number;
+  /** A lower bound on it: less each subproblem's fairness gap (its value less its proven bound); null without diagnostics. */
+  sum_squares_bound: number | null;
   status: string;
   wall_ms: number;
   warm_ms: number;
@@ -129,6 +133,12 @@ function lockedSlots(request: ScheduleRequest): number {
   return n;
 }
 
+/** The sum of squared hours less every subproblem's fairness gap: no schedule with the same coverage does better. */
+function sumSquaresBound(squares: number, subs: SubproblemDiagnostics[]): number {
+  const fair = subs.flatMap((s) => (s.levels ?? []).filter((l) => l.name === 'fairness'));
+  return squares - fair.reduce((t, l) => t + Math.max(0, l.value - l.bound), 0);
+}
+
 /** The fairness level's value against its bound, summed over subproblems: value / bound - 1. */
 function fairnessGap(subs: SubproblemDiagnostics[] | undefined): number | null {
   const fair = (subs ?? []).flatMap((s) => (s.levels ?? []).filter((l) => l.name === 'fairness'));
@@ -175,7 +185,14 @@ async function main(): Promise<void> {
     bound: subs ? lockedSlots(request) + subs.reduce((t, s) => t + s.fill_bound, 0) : null,
     greedy: subs ? lockedSlots(request) + subs.reduce((t, s) => t + (s.phases[0]?.objective ?? 0), 0) : null,
     fairness: result.fairness_score,
+    fully_staffed: (result as Partial<ScheduleResult>).summary?.fully_staffed_shifts ?? null,
     sum_squared_hours: Object.values(result.volunteers).reduce((t, v) => t + v.assigned_hours ** 2, 0),
+    sum_squares_bound: subs
+      ? sumSquaresBound(
+          Object.values(result.volunteers).reduce((t, v) => t + v.assigned_hours ** 2, 0),
+          subs,
+        )
+      : null,
     status: diagnostics.status,
     wall_ms: Math.round(first.ms),
     warm_ms: Math.round(warm.ms),

@@ -141,8 +141,46 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxD
         improved = true;
       }
     }
+    // Once no chain fills a slot: a volunteer trades one shift for two open slots, and the
+    // chains get another try at the slot given up.
+    if (!improved) improved = oneForTwo(st, budget);
   }
   return st.x;
+}
+
+/**
+ * Fills one more slot where a volunteer's hours or time are what limit them (scarce supply):
+ * they give up one shift and take two open slots in its place (shorter shifts, or two that fit
+ * where the one did). The slot given up stays open. Coverage per priority class never gets
+ * worse: the shift given up is of a priority no higher than the higher of the two taken.
+ * True when a trade was made.
+ */
+function oneForTwo(st: LocalState, budget: Budget): boolean {
+  const { p } = st;
+  const shiftOf = p.candShift;
+  const isOpen = (q: number): boolean => !st.x[q] && st.filled[shiftOf[q]!]! < p.demand[shiftOf[q]!]!;
+  let improved = false;
+  for (let v = 0; v < p.sub.volunteers.length && !budget.expired(); v++) {
+    const open = p.byVolunteer[v]!.filter(isOpen);
+    if (open.length < 2) continue;
+    trades: for (const o of [...st.assignedPairs(v)]) {
+      for (const q1 of open) {
+        if (shiftOf[q1] === shiftOf[o] || !isOpen(q1) || !st.canTake(q1, o)) continue;
+        st.move([o], [q1]);
+        for (const q2 of open) {
+          if (q2 === q1 || shiftOf[q2] === shiftOf[o] || !isOpen(q2)) continue;
+          if (Math.min(p.slotClass[shiftOf[q1]!]!, p.slotClass[shiftOf[q2]!]!) > p.slotClass[shiftOf[o]!]!) continue;
+          if (st.canTake(q2)) {
+            st.assign(q2);
+            improved = true;
+            break trades;
+          }
+        }
+        st.move([q1], [o]);
+      }
+    }
+  }
+  return improved;
 }
 
 /** The volunteers a chain has moved already: mark[v] === chain (one number per chain, so nothing is cleared). */
@@ -258,9 +296,128 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep
         }
       }
     }
+    // Chains, once transfers and swaps find nothing: A gives a shift to B, who gives one to C, ...
+    if (!improved) improved = fairnessChains(st, hoursOf, keeps, budget);
     if (!improved) break;
   }
   return st.x;
+}
+
+/** A step of a fairness chain's search: volunteer `v` takes `inPair` (-1 for the chain's first volunteer), given up by the step `parent`. */
+interface ChainStep {
+  v: number;
+  inPair: number;
+  parent: number;
+  /** The pair the parent gives up (its shift is inPair's). */
+  viaOut: number;
+  /** The change of the sum of squared hours of the volunteers before this one. */
+  prefix: number;
+  depth: number;
+  /** Whether the chain has moved a gap already (see fairnessChains). */
+  gap: boolean;
+}
+
+/** Volunteers after the first in a fairness chain, and the steps searched from one first volunteer. */
+const CHAIN_DEPTH = 4;
+const CHAIN_STEPS = 400;
+
+/**
+ * Chains that even out hours where no transfer or swap does: the busy volunteer A gives a shift
+ * to B, who gives another shift to C, and so on, until someone takes the last one outright or
+ * A takes it in place of the first (a cycle);
+ * every shift keeps its headcount and each volunteer's fit is checked for their own change (the
+ * rules bind one volunteer's shifts). A breadth-first search from each volunteer, busiest
+ * first, over at most CHAIN_STEPS volunteers and CHAIN_DEPTH hand-overs, never through a
+ * volunteer twice and only while the chain so far lowers the sum of squared hours; the first
+ * chain that lowers it in all is made. True when one was.
+ *
+ * Where slots are left empty, one hand-over of a chain may move the gap instead: the shift given
+ * up stays one short, and the next volunteer takes an empty slot of another shift of the same
+ * priority (so coverage per priority stays), when no fewer slot kinds end fully staffed.
+ */
+function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps: (out: number[], into: number[]) => boolean, budget: Budget): boolean {
+  const { p } = st;
+  const nV = p.sub.volunteers.length;
+  let minLoad = Infinity;
+  let minHours = Infinity;
+  for (let v = 0; v < nV; v++) if (p.byVolunteer[v]!.length > 0) minLoad = Math.min(minLoad, st.load(v));
+  for (const s of p.sub.shifts) minHours = Math.min(minHours, s.hours);
+  const roots = Array.from({ length: nV }, (_, v) => v)
+    .filter((v) => st.assignedPairs(v).length > 0 && st.load(v) > minLoad + minHours + EPS)
+    .sort((a, b) => st.load(b) - st.load(a) || a - b);
+  const seen = new Int32Array(nV);
+  // Shifts with an empty slot, per priority class (rebuilt after each chain: a gap move changes them).
+  const shortShifts = (): number[][] => {
+    const byClass: number[][] = p.classes.map(() => []);
+    for (let s = 0; s < p.sub.shifts.length; s++) if (st.filled[s]! < p.demand[s]!) byClass[p.slotClass[s]!]!.push(s);
+    return byClass;
+  };
+  let short = shortShifts();
+  const full = (s: number, change: number): number => (st.filled[s]! + change >= p.demand[s]! ? 1 : 0);
+  /** The shifts whose slot may take what `out`'s shift gives up: its own, then (one gap per chain) short ones of its class keeping staffing. */
+  const receivers = function* (out: number, gapUsed: boolean): Generator<[number, boolean]> {
+    const s1 = p.candShift[out]!;
+    yield [s1, false];
+    if (gapUsed) return;
+    for (const s2 of short[p.slotClass[s1]!]!) {
+      if (s2 !== s1 && full(s2, 1) - full(s2, 0) >= full(s1, 0) - full(s1, -1)) yield [s2, true];
+    }
+  };
+  let search = 0;
+  let improved = false;
+  const sq = (v: number, change: number): number => (st.load(v) + change) ** 2 - st.load(v) ** 2;
+  for (const root of roots) {
+    if (budget.expired()) break;
+    search++;
+    seen[root] = search;
+    const steps: ChainStep[] = [{ v: root, inPair: -1, parent: -1, viaOut: -1, prefix: 0, depth: 0, gap: false }];
+    let done = false;
+    for (let i = 0; i < steps.length && !done; i++) {
+      const step = steps[i]!;
+      const gain = step.inPair >= 0 ? hoursOf(step.inPair) : 0;
+      for (const out of st.assignedPairs(step.v)) {
+        if (done) break;
+        if (step.inPair >= 0 && !st.canTake(step.inPair, out)) continue;
+        const h = hoursOf(out);
+        const prefix = step.prefix + sq(step.v, gain - h);
+        if (!(prefix < -EPS)) continue;
+        for (const [shift, gap] of receivers(out, step.gap)) {
+          if (done) break;
+          for (const to of p.byShift[shift]!) {
+            const w = p.candVolunteer[to]!;
+            const h2 = hoursOf(to);
+            if (st.x[to]) continue;
+            // Back at the first volunteer (a cycle): they take `to` for the shift they gave up first.
+            const cycle = w === root && step.depth > 0;
+            if (seen[w] === search && !cycle) continue;
+            let first = i;
+            while (cycle && steps[first]!.depth > 1) first = steps[first]!.parent;
+            const closing = cycle ? (st.load(w) - hoursOf(steps[first]!.viaOut) + h2) ** 2 - (st.load(w) - hoursOf(steps[first]!.viaOut)) ** 2 : sq(w, h2);
+            if (prefix + closing < -EPS && (cycle ? st.canTake(to, steps[first]!.viaOut) : st.canTake(to))) {
+              const outs = [out];
+              const into = [to];
+              for (let k = i; steps[k]!.inPair >= 0; k = steps[k]!.parent) {
+                outs.push(steps[k]!.viaOut);
+                into.push(steps[k]!.inPair);
+              }
+              if (keeps(outs, into)) {
+                st.move(outs, into);
+                if (gap || steps[i]!.gap) short = shortShifts();
+                improved = true;
+                done = true;
+                break;
+              }
+            }
+            if (!cycle && step.depth < CHAIN_DEPTH - 1 && steps.length < CHAIN_STEPS) {
+              seen[w] = search;
+              steps.push({ v: w, inPair: to, parent: i, viaOut: out, prefix, depth: step.depth + 1, gap: step.gap || gap });
+            }
+          }
+        }
+      }
+    }
+  }
+  return improved;
 }
 
 /** A change of the wishes' levels by a move: assignments to avoided shifts, hours short, assignments to preferred shifts. */

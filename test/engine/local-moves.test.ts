@@ -1,0 +1,168 @@
+// Local moves (local-search.ts) on crafted schedules where the simpler moves find nothing:
+// fairness chains (fairnessChains: a chain of hand-overs, a cycle back to the first volunteer, a
+// gap moved to another shift), and coverage's one-for-two trade (oneForTwo). Each checks the
+// schedule returned: the sum of squares or slots filled, every rule (the engine's own check),
+// and what the move must keep (headcounts, coverage per priority).
+import { expect } from 'chai';
+import { Budget } from '../../src/engine/budget.js';
+import { prepare, type Prepared } from '../../src/engine/candidates.js';
+import { checkAssignment } from '../../src/engine/greedy.js';
+import { improveCoverage, improveFairness } from '../../src/engine/local-search.js';
+import { decompose } from '../../src/engine/subproblem.js';
+import { normalizeRequest } from '../../src/input/problem.js';
+import type { ScheduleRequest } from '../../src/types/schema-types.js';
+import { shift, volunteer, type Json } from '../helpers/engine.js';
+
+/** The one subproblem of a request, prepared, and the 0/1 vector of the given (volunteer, shift) pairs. */
+function crafted(request: Json, assigned: Array<[string, string]>): { p: Prepared; x: Uint8Array } {
+  const [sub] = decompose(normalizeRequest(request as ScheduleRequest));
+  const p = prepare(sub!);
+  const x = new Uint8Array(p.candShift.length);
+  for (const [v, s] of assigned) {
+    let found = -1;
+    for (let pair = 0; pair < x.length; pair++) {
+      if (p.sub.volunteers[p.candVolunteer[pair]!]!.id === v && p.sub.shifts[p.candShift[pair]!]!.id === s) found = pair;
+    }
+    if (found < 0) throw new Error(`${v} is no candidate for ${s}`);
+    x[found] = 1;
+  }
+  expect(checkAssignment(p, x)).to.equal(undefined);
+  return { p, x };
+}
+
+/** Hours per volunteer id, the sum of their squares, slots filled per shift id. */
+function measured(p: Prepared, x: Uint8Array): { hours: Record<string, number>; squares: number; filled: Record<string, number> } {
+  const hours: Record<string, number> = Object.fromEntries(p.sub.volunteers.map((v) => [v.id, 0]));
+  const filled: Record<string, number> = Object.fromEntries(p.sub.shifts.map((s) => [s.id, 0]));
+  x.forEach((b, pair) => {
+    if (!b) return;
+    const s = p.sub.shifts[p.candShift[pair]!]!;
+    hours[p.sub.volunteers[p.candVolunteer[pair]!]!.id]! += s.hours;
+    filled[s.id]!++;
+  });
+  return { hours, squares: Object.values(hours).reduce((t, h) => t + h * h, 0), filled };
+}
+
+const budget = (): Budget => new Budget(Date.now() + 60_000);
+
+/** An ISO time on 2026-06-06 at hour h (as the shift helper). */
+const at = (h: number): string => new Date(Date.UTC(2026, 5, 6) + h * 3_600_000).toISOString().replace('.000Z', 'Z');
+/** A volunteer of group k available only in the given hour windows. */
+const only = (id: string, ...windows: Array<[number, number]>): Json => ({
+  ...volunteer(id, 'k', 99),
+  available: windows.map(([a, b]) => ({ start: at(a), end: at(b) })),
+});
+
+/** improveFairness from a crafted schedule whose sum of squares is `before`: it must reach `hours` per volunteer, keeping every headcount and rule. */
+function expectFairer(request: Json, assigned: Array<[string, string]>, before: number, hours: Record<string, number>): void {
+  const { p, x } = crafted(request, assigned);
+  expect(measured(p, x).squares).to.equal(before);
+  const after = improveFairness(p, x, budget());
+  expect(checkAssignment(p, after)).to.equal(undefined);
+  const m = measured(p, after);
+  expect(m.hours).to.deep.equal(hours);
+  expect(m.squares).to.equal(Object.values(hours).reduce((t, h) => t + h * h, 0));
+  expect(m.filled).to.deep.equal(measured(p, x).filled);
+}
+
+describe('engine: fairness chains in the local search', () => {
+  it('hands a shift on through a volunteer whose hours stay the same when nobody lighter can take it directly', () => {
+    // a holds s0 and s1 (4 h); of the others only b can take s1, and b holds s2, which only c
+    // (idle) can take. No transfer (b would reach 4 h) and no swap (a cannot take s2) lowers the
+    // sum; the chain a -> b -> c does: 2 + 2 + 2 hours, 12 instead of 20.
+    const request = {
+      volunteers: [only('a', [6, 10]), only('b', [8, 14]), only('c', [12, 14])],
+      unassigned_shifts: [shift('s0', 6, 8, { k: 1 }), shift('s1', 8, 10, { k: 1 }), shift('s2', 12, 14, { k: 1 })],
+    };
+    expectFairer(
+      request,
+      [
+        ['a', 's0'],
+        ['a', 's1'],
+        ['b', 's2'],
+      ],
+      20,
+      { a: 2, b: 2, c: 2 },
+    );
+  });
+
+  it('closes a cycle back to the first volunteer to trade a long shift for a shorter one', () => {
+    // a: s6 (6 h) and s2 (2 h); b: s4; c: s4c. a can take s4c but not s4, c cannot take s6, and
+    // nobody else can take s2, so no transfer or swap helps (96). The cycle a -> b -> c -> a (a
+    // gives s6 to b, b gives s4 to c, c gives s4c to a) leaves 6, 6 and 4 hours: 88.
+    const request = {
+      volunteers: [only('a', [8, 17], [23, 27]), only('b', [8, 14], [18, 22]), only('c', [18, 22], [23, 27])],
+      unassigned_shifts: [shift('s6', 8, 14, { k: 1 }), shift('s2', 15, 17, { k: 1 }), shift('s4', 18, 22, { k: 1 }), shift('s4c', 23, 27, { k: 1 })],
+    };
+    expectFairer(
+      request,
+      [
+        ['a', 's6'],
+        ['a', 's2'],
+        ['b', 's4'],
+        ['c', 's4c'],
+      ],
+      96,
+      { a: 6, b: 6, c: 4 },
+    );
+  });
+
+  it('moves an empty slot to another shift of the same priority, keeping coverage and fully staffed shifts', () => {
+    // a holds s0 and s1 (4 h); b can take only s2 and is idle. Every shift keeping its headcount,
+    // nothing helps; moving the gap (a gives up one of its shifts, b takes s2) gives 2 + 2 hours
+    // with two slots filled and two shifts fully staffed, as before.
+    const request = {
+      volunteers: [only('a', [6, 10]), only('b', [12, 14])],
+      unassigned_shifts: [shift('s0', 6, 8, { k: 1 }), shift('s1', 8, 10, { k: 1 }), shift('s2', 12, 14, { k: 1 })],
+    };
+    const { p, x } = crafted(request, [
+      ['a', 's0'],
+      ['a', 's1'],
+    ]);
+    const after = improveFairness(p, x, budget());
+    expect(checkAssignment(p, after)).to.equal(undefined);
+    const m = measured(p, after);
+    expect(m.hours).to.deep.equal({ a: 2, b: 2 });
+    // a gives up s0 or s1 (either leaves the same hours): one of them empty, s2 filled.
+    expect(m.filled.s0! + m.filled.s1!).to.equal(1);
+    expect(m.filled.s2).to.equal(1);
+  });
+
+  it('never moves a gap to a shift of another priority (coverage per priority is held)', () => {
+    // As above, but a's shifts have priority 3 and s2 priority 1: the schedule stays as it is.
+    const request = {
+      volunteers: [only('a', [6, 10]), only('b', [12, 14])],
+      unassigned_shifts: [{ ...shift('s0', 6, 8, { k: 1 }), priority: 3 }, { ...shift('s1', 8, 10, { k: 1 }), priority: 3 }, shift('s2', 12, 14, { k: 1 })],
+    };
+    const { p, x } = crafted(request, [
+      ['a', 's0'],
+      ['a', 's1'],
+    ]);
+    const after = improveFairness(p, x, budget());
+    expect(measured(p, after).filled).to.deep.equal({ s0: 1, s1: 1, s2: 0 });
+  });
+});
+
+describe('engine: coverage trades in the local search', () => {
+  it('trades one long shift for two short open ones when hours are what limit a volunteer', () => {
+    // a (at most 4 hours) holds the 4-hour s4; the 2-hour s2a and s2b are open and only a can
+    // take them. No chain fills them (nobody else can take s4); the trade fills two for one.
+    const request = {
+      volunteers: [volunteer('a', 'k', 4)],
+      unassigned_shifts: [shift('s4', 6, 10, { k: 1 }), shift('s2a', 12, 14, { k: 1 }), shift('s2b', 15, 17, { k: 1 })],
+    };
+    const { p, x } = crafted(request, [['a', 's4']]);
+    const after = improveCoverage(p, x, budget());
+    expect(checkAssignment(p, after)).to.equal(undefined);
+    expect(measured(p, after).filled).to.deep.equal({ s4: 0, s2a: 1, s2b: 1 });
+  });
+
+  it('never gives up a shift of a higher priority than both it takes', () => {
+    const request = {
+      volunteers: [volunteer('a', 'k', 4)],
+      unassigned_shifts: [{ ...shift('s4', 6, 10, { k: 1 }), priority: 5 }, shift('s2a', 12, 14, { k: 1 }), shift('s2b', 15, 17, { k: 1 })],
+    };
+    const { p, x } = crafted(request, [['a', 's4']]);
+    expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4: 1, s2a: 0, s2b: 0 });
+  });
+});
