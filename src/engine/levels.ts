@@ -9,7 +9,7 @@ import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
-import { improveFairness, improveWishes } from './local-search.js';
+import { improveFairness, improveStaffing, improveWishes } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
 import {
@@ -30,6 +30,7 @@ export type PhaseName =
   | 'coverage_lp'
   | 'coverage'
   | 'coverage_lns'
+  | 'staffing_moves'
   | 'staffing_lp'
   | 'staffing'
   | 'wishes'
@@ -314,6 +315,20 @@ export const staffingLevel: ObjectiveLevel = {
       : undefined,
   boundFromMip: false,
   skipNote: 'the LP relaxation did not finish in time',
+  // Moves that complete slot kinds first: on scarce supply they find most of what the MIP would, in milliseconds, and give it its start.
+  before(s) {
+    const t = s.budget.now();
+    const before = fullCount(s.f, s.values);
+    const x = improveStaffing(s.p, s.x, s.budget);
+    const values = columnValues(s.f, s.p, x);
+    const after = fullCount(s.f, values);
+    if (after > before) {
+      s.x = x;
+      s.values = values;
+      s.onIncumbent('staffing_moves');
+      note(s.phases, 'staffing_moves', 'feasible', after, null, s.budget.now() - t, `volunteers moved to complete slot kinds: +${after - before}`);
+    }
+  },
 };
 
 /** Integer objectives to minimize: a bound is rounded up, and the value reaching it proves it. */

@@ -130,22 +130,62 @@ export class LocalState {
 export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxDepth = 6, maxNodes = 5000): Uint8Array {
   const st = new LocalState(p, x);
   const visited: Visited = { mark: new Int32Array(p.sub.volunteers.length), chain: 0 };
-  let improved = true;
-  while (improved && !budget.expired()) {
-    improved = false;
-    for (let s = 0; s < p.sub.shifts.length && !budget.expired(); s++) {
-      while (st.filled[s]! < p.demand[s]!) {
-        const budget = { nodes: maxNodes };
-        visited.chain++;
-        if (!augment(st, s, maxDepth, visited, budget)) break;
-        improved = true;
+  const fill = (state: LocalState, nodes: number): void => {
+    let improved = true;
+    while (improved && !budget.expired()) {
+      improved = false;
+      for (let s = 0; s < p.sub.shifts.length && !budget.expired(); s++) {
+        while (state.filled[s]! < p.demand[s]!) {
+          const budget = { nodes };
+          visited.chain++;
+          if (!augment(state, s, maxDepth, visited, budget)) break;
+          improved = true;
+        }
+      }
+      // Once no chain fills a slot: a volunteer trades one shift for two open slots, and the
+      // chains get another try at the slot given up.
+      if (!improved) improved = oneForTwo(state, budget);
+    }
+  };
+  fill(st, maxNodes);
+  // Then, on a copy: volunteers trade shifts for shorter open ones (the same slots filled, fewer
+  // hours used), and the chains and trades try again with the hours freed. Kept only when it
+  // fills more: where hours are scarce, the best schedules fill the short shifts.
+  const total = (state: LocalState): number => state.filled.reduce((t, n) => t + n, 0);
+  if (budget.expired() || !p.demand.some((d, s) => st.filled[s]! < d)) return st.x;
+  const trial = new LocalState(p, st.x);
+  // Shorter chains here: each round searches every open slot again, and most gains are direct.
+  while (!budget.expired() && tradeDown(trial)) fill(trial, TRIAL_NODES);
+  return total(trial) > total(st) ? trial.x : st.x;
+}
+
+const TRIAL_NODES = 200;
+
+/**
+ * Each volunteer gives up a shift for the shortest open slot of no lower priority they can take
+ * in its place (the same slots filled, fewer hours used). True when a trade was made.
+ */
+function tradeDown(st: LocalState): boolean {
+  const { p } = st;
+  const shiftOf = p.candShift;
+  const hoursOf = (pair: number): number => p.sub.shifts[shiftOf[pair]!]!.hours;
+  let traded = false;
+  for (let v = 0; v < p.sub.volunteers.length; v++) {
+    for (const o of [...st.assignedPairs(v)]) {
+      let best = -1;
+      for (const q of p.byVolunteer[v]!) {
+        const s = shiftOf[q]!;
+        if (st.x[q] || s === shiftOf[o] || st.filled[s]! >= p.demand[s]! || p.slotClass[s]! > p.slotClass[shiftOf[o]!]!) continue;
+        if (!(hoursOf(q) < (best >= 0 ? hoursOf(best) : hoursOf(o)) - EPS) || !st.canTake(q, o)) continue;
+        best = q;
+      }
+      if (best >= 0) {
+        st.move([o], [best]);
+        traded = true;
       }
     }
-    // Once no chain fills a slot: a volunteer trades one shift for two open slots, and the
-    // chains get another try at the slot given up.
-    if (!improved) improved = oneForTwo(st, budget);
   }
-  return st.x;
+  return traded;
 }
 
 /**
@@ -217,6 +257,62 @@ function augment(st: LocalState, s: number, depth: number, visited: Visited, bud
     }
   }
   return false;
+}
+
+/**
+ * More fully staffed slot kinds, without fewer slots filled of any priority: a slot kind a few
+ * slots short of full is completed by volunteers who move to it from slot kinds that are not
+ * full anyway (of the same or a lower priority), or who take it outright. The slot kinds
+ * closest to full go first; a slot kind is completed whole or not at all, so every move made
+ * adds a fully staffed slot kind and loses none. Deterministic: scan order, never the clock.
+ */
+export function improveStaffing(p: Prepared, x: Uint8Array, budget: Budget): Uint8Array {
+  const st = new LocalState(p, x);
+  const nS = p.sub.shifts.length;
+  const shiftOf = p.candShift;
+  const used = new Int32Array(p.sub.volunteers.length);
+  let round = 0;
+  let improved = true;
+  while (improved && !budget.expired()) {
+    improved = false;
+    const short = Array.from({ length: nS }, (_, s) => s)
+      .filter((s) => p.demand[s]! > 0 && st.filled[s]! < p.demand[s]!)
+      .sort((a, b) => p.demand[a]! - st.filled[a]! - (p.demand[b]! - st.filled[b]!) || a - b);
+    for (const s of short) {
+      if (budget.expired()) break;
+      const missing = p.demand[s]! - st.filled[s]!;
+      if (missing <= 0) continue;
+      // One move per volunteer: [pair taken, pair given up or -1].
+      const moves: Array<[number, number]> = [];
+      round++;
+      for (const q of p.byShift[s]!) {
+        if (moves.length === missing) break;
+        const w = p.candVolunteer[q]!;
+        if (st.x[q] || used[w] === round) continue;
+        if (st.canTake(q)) {
+          moves.push([q, -1]);
+          used[w] = round;
+          continue;
+        }
+        for (const o of st.assignedPairs(w)) {
+          const from = shiftOf[o]!;
+          if (from === s || st.filled[from]! >= p.demand[from]! || p.slotClass[from]! < p.slotClass[s]!) continue;
+          if (!st.canTake(q, o)) continue;
+          moves.push([q, o]);
+          used[w] = round;
+          break;
+        }
+      }
+      if (moves.length < missing) continue;
+      // A slot kind several volunteers leave stays not full (it was not); each move is one volunteer's.
+      st.move(
+        moves.flatMap(([, o]) => (o >= 0 ? [o] : [])),
+        moves.map(([q]) => q),
+      );
+      improved = true;
+    }
+  }
+  return st.x;
 }
 
 /** The wishes a move must keep (after their levels ran), and the test that says whether it does. */

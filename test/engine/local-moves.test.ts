@@ -1,13 +1,14 @@
 // Local moves (local-search.ts) on crafted schedules where the simpler moves find nothing:
 // fairness chains (fairnessChains: a chain of hand-overs, a cycle back to the first volunteer, a
-// gap moved to another shift), and coverage's one-for-two trade (oneForTwo). Each checks the
+// gap moved to another shift), coverage's one-for-two trade (oneForTwo) and trades for shorter
+// shifts (tradeDown), and staffing's moves (improveStaffing). Each checks the
 // schedule returned: the sum of squares or slots filled, every rule (the engine's own check),
 // and what the move must keep (headcounts, coverage per priority).
 import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
 import { prepare, type Prepared } from '../../src/engine/candidates.js';
 import { checkAssignment } from '../../src/engine/greedy.js';
-import { improveCoverage, improveFairness } from '../../src/engine/local-search.js';
+import { improveCoverage, improveFairness, improveStaffing } from '../../src/engine/local-search.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
@@ -157,6 +158,42 @@ describe('engine: coverage trades in the local search', () => {
     expect(measured(p, after).filled).to.deep.equal({ s4: 0, s2a: 1, s2b: 1 });
   });
 
+  it('trades shifts for shorter open ones when the hours freed fill another slot', () => {
+    // b (at most 7 hours) holds s4a (08-12) and s3a (13-16). Open: s3b (08-11), s2b (13-15) and sX
+    // (17-19), which only b can take. No chain and no one-for-two trade fills a slot; trading
+    // s4a for s3b and s3a for s2b frees two hours, and sX then fits: three slots, not two.
+    const request = {
+      volunteers: [volunteer('b', 'k', 7)],
+      unassigned_shifts: [
+        shift('s4a', 8, 12, { k: 1 }),
+        shift('s3a', 13, 16, { k: 1 }),
+        shift('s3b', 8, 11, { k: 1 }),
+        shift('s2b', 13, 15, { k: 1 }),
+        shift('sX', 17, 19, { k: 1 }),
+      ],
+    };
+    const { p, x } = crafted(request, [
+      ['b', 's4a'],
+      ['b', 's3a'],
+    ]);
+    const after = improveCoverage(p, x, budget());
+    expect(checkAssignment(p, after)).to.equal(undefined);
+    expect(measured(p, after).filled).to.deep.equal({ s4a: 0, s3a: 0, s3b: 1, s2b: 1, sX: 1 });
+  });
+
+  it('keeps the schedule when trading down fills nothing more', () => {
+    // As above without sX: trading down would fill as many slots with fewer hours; the schedule stays.
+    const request = {
+      volunteers: [volunteer('b', 'k', 7)],
+      unassigned_shifts: [shift('s4a', 8, 12, { k: 1 }), shift('s3a', 13, 16, { k: 1 }), shift('s3b', 8, 11, { k: 1 }), shift('s2b', 13, 15, { k: 1 })],
+    };
+    const { p, x } = crafted(request, [
+      ['b', 's4a'],
+      ['b', 's3a'],
+    ]);
+    expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0 });
+  });
+
   it('never gives up a shift of a higher priority than both it takes', () => {
     const request = {
       volunteers: [volunteer('a', 'k', 4)],
@@ -164,5 +201,49 @@ describe('engine: coverage trades in the local search', () => {
     };
     const { p, x } = crafted(request, [['a', 's4']]);
     expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4: 1, s2a: 0, s2b: 0 });
+  });
+});
+
+describe('engine: staffing moves in the local search', () => {
+  // s1 and s2 need two volunteers each and overlap; a holds a slot of s1 and b one of s2: neither is full.
+  const overlapping = (priority2?: number): Json => ({
+    volunteers: [volunteer('a', 'k', 99), volunteer('b', 'k', 99)],
+    unassigned_shifts: [shift('s1', 8, 12, { k: 2 }), { ...shift('s2', 9, 11, { k: 2 }), ...(priority2 ? { priority: priority2 } : {}) }],
+  });
+
+  it('moves a volunteer from a slot kind that is not full to complete another', () => {
+    const { p, x } = crafted(overlapping(), [
+      ['a', 's1'],
+      ['b', 's2'],
+    ]);
+    const after = improveStaffing(p, x, budget());
+    expect(checkAssignment(p, after)).to.equal(undefined);
+    // s1 is one short, s2 is one short: whichever completes, the other empties; slots filled stay two.
+    const m = measured(p, after);
+    expect([m.filled.s1, m.filled.s2].sort()).to.deep.equal([0, 2]);
+  });
+
+  it('never takes a volunteer from a slot kind of a higher priority', () => {
+    // s2 has priority 5: b may not leave it for s1, while a may leave s1 (the lower priority) to
+    // complete s2. So s2 ends full and s1 empty, never the other way round.
+    const { p, x } = crafted(overlapping(5), [
+      ['a', 's1'],
+      ['b', 's2'],
+    ]);
+    const m = measured(p, improveStaffing(p, x, budget()));
+    expect(m.filled).to.deep.equal({ s1: 0, s2: 2 });
+  });
+
+  it('never takes a volunteer from a full slot kind', () => {
+    // s1 needs one (a holds it: full); s2 needs two and has b. Moving a would lose s1: nothing moves.
+    const request = {
+      volunteers: [volunteer('a', 'k', 99), volunteer('b', 'k', 99)],
+      unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 9, 11, { k: 2 })],
+    };
+    const { p, x } = crafted(request, [
+      ['a', 's1'],
+      ['b', 's2'],
+    ]);
+    expect(measured(p, improveStaffing(p, x, budget())).filled).to.deep.equal({ s1: 1, s2: 1 });
   });
 });
