@@ -436,7 +436,8 @@ export const fairnessLevel: ObjectiveLevel = {
     const t = s.budget.now();
     const goals = s.f.wishes.goals;
     const keep = s.f.wishes.previous || s.f.wishes.avoided || s.f.wishes.short || s.f.wishes.preferred ? { goals, moveKeepsWishes } : undefined;
-    const balanced = improveFairness(s.p, s.x, s.budget, keep);
+    const enough = (x: Uint8Array): boolean => fairnessLevel.proven(fairnessObjective(s.f, columnValues(s.f, s.p, x)), bound);
+    const balanced = improveFairness(s.p, s.x, s.budget, keep, enough);
     const balancedValues = columnValues(s.f, s.p, balanced);
     if (fairnessObjective(s.f, balancedValues) < fairnessObjective(s.f, s.values) - REAL_TOL) {
       s.x = balanced;

@@ -324,10 +324,11 @@ export interface KeepWishes {
 /**
  * Evens out hours without changing how many slots each shift has: transfers (a shift moves
  * from a busier to a less busy volunteer) and swaps (two volunteers exchange shifts of
- * different lengths), each strictly lowering the sum of squared hours. With `keep`, a move is
- * made only when no wish ends less well met (fewer avoided, less short, more preferred).
+ * different lengths), each strictly lowering the sum of squared hours, then chains (see
+ * fairnessChains) unless `enough` says the schedule needs no more. With `keep`, a move is made
+ * only when no wish ends less well met (fewer avoided, less short, more preferred).
  */
-export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep?: KeepWishes, maxPasses = 50): Uint8Array {
+export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep?: KeepWishes, enough?: (x: Uint8Array) => boolean, maxPasses = 50): Uint8Array {
   const st = new LocalState(p, x);
   const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
   const keeps = (out: number[], into: number[]): boolean => !keep || keep.moveKeepsWishes(p, keep.goals, out, into, newLoad);
@@ -392,8 +393,9 @@ export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep
         }
       }
     }
-    // Chains, once transfers and swaps find nothing: A gives a shift to B, who gives one to C, ...
-    if (!improved) improved = fairnessChains(st, hoursOf, keeps, budget);
+    // Chains, once transfers and swaps find nothing and the schedule is not yet good enough
+    // (within the level's gap of its bound): A gives a shift to B, who gives one to C, ...
+    if (!improved && !enough?.(st.x)) improved = fairnessChains(st, hoursOf, keeps, budget);
     if (!improved) break;
   }
   return st.x;
