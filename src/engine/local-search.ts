@@ -328,7 +328,14 @@ export interface KeepWishes {
  * fairnessChains) unless `enough` says the schedule needs no more. With `keep`, a move is made
  * only when no wish ends less well met (fewer avoided, less short, more preferred).
  */
-export function improveFairness(p: Prepared, x: Uint8Array, budget: Budget, keep?: KeepWishes, enough?: (x: Uint8Array) => boolean, maxPasses = 50): Uint8Array {
+export function improveFairness(
+  p: Prepared,
+  x: Uint8Array,
+  budget: Budget,
+  keep?: KeepWishes,
+  enough?: (x: Uint8Array) => boolean,
+  maxPasses = 50,
+): Uint8Array {
   const st = new LocalState(p, x);
   const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
   const keeps = (out: number[], into: number[]): boolean => !keep || keep.moveKeepsWishes(p, keep.goals, out, into, newLoad);
