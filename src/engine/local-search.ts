@@ -425,6 +425,8 @@ interface ChainStep {
 /** Volunteers after the first in a fairness chain, and the steps searched from one first volunteer. */
 const CHAIN_DEPTH = 4;
 const CHAIN_STEPS = 400;
+/** Hand-overs looked at in one pass over all first volunteers (work, not the clock: the same request stops at the same point). */
+const CHAIN_WORK = 200_000;
 
 /**
  * Chains that even out hours where no transfer or swap does: the busy volunteer A gives a shift
@@ -432,7 +434,7 @@ const CHAIN_STEPS = 400;
  * A takes it in place of the first (a cycle);
  * every shift keeps its headcount and each volunteer's fit is checked for their own change (the
  * rules bind one volunteer's shifts). A breadth-first search from each volunteer, busiest
- * first, over at most CHAIN_STEPS volunteers and CHAIN_DEPTH hand-overs, never through a
+ * first (until CHAIN_WORK hand-overs looked at in all), over at most CHAIN_STEPS volunteers and CHAIN_DEPTH hand-overs, never through a
  * volunteer twice and only while the chain so far lowers the sum of squared hours; the first
  * chain that lowers it in all is made. True when one was.
  *
@@ -471,13 +473,14 @@ function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps
   let search = 0;
   let improved = false;
   const sq = (v: number, change: number): number => (st.load(v) + change) ** 2 - st.load(v) ** 2;
+  let work = 0;
   for (const root of roots) {
-    if (budget.expired()) break;
+    if (budget.expired() || work >= CHAIN_WORK) break;
     search++;
     seen[root] = search;
     const steps: ChainStep[] = [{ v: root, inPair: -1, parent: -1, viaOut: -1, prefix: 0, depth: 0, gap: false }];
     let done = false;
-    for (let i = 0; i < steps.length && !done; i++) {
+    for (let i = 0; i < steps.length && !done && work < CHAIN_WORK; i++) {
       const step = steps[i]!;
       const gain = step.inPair >= 0 ? hoursOf(step.inPair) : 0;
       for (const out of st.assignedPairs(step.v)) {
@@ -489,6 +492,7 @@ function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps
         for (const [shift, gap] of receivers(out, step.gap)) {
           if (done) break;
           for (const to of p.byShift[shift]!) {
+            work++;
             const w = p.candVolunteer[to]!;
             const h2 = hoursOf(to);
             if (st.x[to]) continue;

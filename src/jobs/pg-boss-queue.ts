@@ -11,6 +11,8 @@ import type { Logger } from '../logging/logger.js';
 import { Running, type JobHandler, type JobQueue } from './queue.js';
 
 export const QUEUE_NAME = 'volunteer-scheduler-solve';
+/** Tries at creating the queue when processes starting together collide (see start). */
+const QUEUE_CREATE_ATTEMPTS = 5;
 const WAKE_CHANNEL = 'volunteer_scheduler_jobs';
 /** The slowest pg-boss poll (a missed notice costs at most this). */
 const POLL_S = 0.5;
@@ -80,7 +82,20 @@ export function pgBossQueue(databaseUrl: string, logger: Logger): JobQueue {
     kind: 'pg-boss',
     async start() {
       await boss.start();
-      await boss.createQueue(QUEUE_NAME, { name: QUEUE_NAME, retryLimit: 1, retryDelay: 0 });
+      // Processes starting together on a new database all create the queue: PostgreSQL can end
+      // one of them with a deadlock (40P01, seen in the two-API-instance test) or a unique
+      // violation (23505). Either way the queue is being created by another: look again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          if (await boss.getQueue(QUEUE_NAME)) return;
+          await boss.createQueue(QUEUE_NAME, { name: QUEUE_NAME, retryLimit: 1, retryDelay: 0 });
+          return;
+        } catch (err) {
+          const code = (err as { code?: unknown }).code;
+          if (attempt >= QUEUE_CREATE_ATTEMPTS || (code !== '40P01' && code !== '23505')) throw err;
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        }
+      }
     },
     async send(jobId, expireS) {
       const id = await boss.send(QUEUE_NAME, { jobId }, { expireInSeconds: Math.min(expireS, 23 * 3600), retryLimit: 1, retryDelay: 0 });
