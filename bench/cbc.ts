@@ -26,7 +26,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { prepare } from '../src/engine/candidates.js';
+import { loadsOf, prepare } from '../src/engine/candidates.js';
 import { formulate, type Formulation } from '../src/engine/formulate.js';
 import { bestGreedyFill, checkAssignment } from '../src/engine/greedy.js';
 import type { Objective } from '../src/engine/mip-model.js';
@@ -144,9 +144,7 @@ function solveWithCbc(request: ScheduleRequest, limitS: number): CbcFigures {
     const subs = decompose(problem).map((sub) => {
       const p = prepare(sub);
       const x = bestGreedyFill(p);
-      const loads = Float64Array.from(p.lockedHours);
-      for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) loads[p.candVolunteer[pair]!]! += sub.shifts[p.candShift[pair]!]!.hours;
-      return { sub, p, f: formulate(p, loads) };
+      return { sub, p, f: formulate(p, loadsOf(p, x)) };
     });
     const totalPairs = Math.max(
       1,
@@ -166,11 +164,7 @@ function solveWithCbc(request: ScheduleRequest, limitS: number): CbcFigures {
     };
     subs.forEach(({ sub, p, f }, i) => {
       const locked = sub.shifts.reduce((t, s) => t + Math.min(s.required, s.locked), 0);
-      const hours = (x: Uint8Array): number => {
-        const h = Float64Array.from(p.lockedHours);
-        x.forEach((b, pair) => b && (h[p.candVolunteer[pair]!]! += sub.shifts[p.candShift[pair]!]!.hours));
-        return h.reduce((t, v) => t + v * v, 0);
-      };
+      const hours = (x: Uint8Array): number => loadsOf(p, x).reduce((t, v) => t + v * v, 0);
       for (const s of sub.shifts) filledKind.set(kind(s.index, s.group), (filledKind.get(kind(s.index, s.group)) ?? 0) + s.locked);
       if (p.candShift.length === 0) {
         out.filled += locked;

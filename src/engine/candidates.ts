@@ -38,6 +38,13 @@ export function lockedRoster(sub: Subproblem): Roster {
 
 const placements = new WeakMap<SubShift, Placement>();
 
+/** Each volunteer's hours under the 0/1 pair vector `x`, locks included. */
+export function loadsOf(p: Prepared, x: ArrayLike<number>): Float64Array {
+  const loads = Float64Array.from(p.lockedHours);
+  for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) loads[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
+  return loads;
+}
+
 /** A new assignment to a slot kind, as the roster records it (one object per slot kind, reused). */
 export function placementOf(s: SubShift): Placement {
   let p = placements.get(s);

@@ -60,6 +60,11 @@ export class LocalState {
     return this.p.sub.shifts[this.p.candShift[pair]!]!;
   }
 
+  /** Hours of the pair's shift. */
+  hoursOf(pair: number): number {
+    return this.shiftOf(pair).hours;
+  }
+
   /** Hours of the volunteer, locks included. */
   load(v: number): number {
     return this.roster.hours(v);
@@ -168,7 +173,6 @@ const TRIAL_NODES = 200;
 function tradeDown(st: LocalState): boolean {
   const { p } = st;
   const shiftOf = p.candShift;
-  const hoursOf = (pair: number): number => p.sub.shifts[shiftOf[pair]!]!.hours;
   let traded = false;
   for (let v = 0; v < p.sub.volunteers.length; v++) {
     for (const o of [...st.assignedPairs(v)]) {
@@ -176,7 +180,7 @@ function tradeDown(st: LocalState): boolean {
       for (const q of p.byVolunteer[v]!) {
         const s = shiftOf[q]!;
         if (st.x[q] || s === shiftOf[o] || st.filled[s]! >= p.demand[s]! || p.slotClass[s]! > p.slotClass[shiftOf[o]!]!) continue;
-        if (!(hoursOf(q) < (best >= 0 ? hoursOf(best) : hoursOf(o)) - EPS) || !st.canTake(q, o)) continue;
+        if (!(st.hoursOf(q) < (best >= 0 ? st.hoursOf(best) : st.hoursOf(o)) - EPS) || !st.canTake(q, o)) continue;
         best = q;
       }
       if (best >= 0) {
@@ -343,7 +347,6 @@ export function improveFairness(
   // Pair of (volunteer, shift), or -1: an O(1) lookup for swaps.
   const pairOf = new Map<number, number>();
   for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
-  const hoursOf = (pair: number): number => p.sub.shifts[p.candShift[pair]!]!.hours;
   for (let pass = 0; pass < maxPasses && !budget.expired(); pass++) {
     let improved = false;
     // Transfers.
@@ -353,7 +356,7 @@ export function improveFairness(
       for (const from of pairs) {
         if (!st.x[from]) continue;
         const a = p.candVolunteer[from]!;
-        const h = hoursOf(from);
+        const h = st.hoursOf(from);
         let best = -1;
         let bestLoad = st.load(a) - h - EPS;
         for (const to of pairs) {
@@ -375,7 +378,7 @@ export function improveFairness(
       for (const aPair of p.byShift[s1]!) {
         if (!st.x[aPair]) continue;
         const a = p.candVolunteer[aPair]!;
-        const h1 = hoursOf(aPair);
+        const h1 = st.hoursOf(aPair);
         let done = false;
         for (const bPairForS1 of p.byShift[s1]!) {
           if (done) break;
@@ -383,7 +386,7 @@ export function improveFairness(
           // Only a less busy B can make the swap pay.
           if (b === a || st.x[bPairForS1] || !(st.load(b) < st.load(a) - EPS)) continue;
           for (const bPair of st.assignedPairs(b)) {
-            const h2 = hoursOf(bPair);
+            const h2 = st.hoursOf(bPair);
             const d = h1 - h2;
             if (!(d > EPS && st.load(b) + d < st.load(a) - EPS)) continue;
             const s2 = p.candShift[bPair]!;
@@ -402,7 +405,7 @@ export function improveFairness(
     }
     // Chains, once transfers and swaps find nothing and the schedule is not yet good enough
     // (within the level's gap of its bound): A gives a shift to B, who gives one to C, ...
-    if (!improved && !enough?.(st.x)) improved = fairnessChains(st, hoursOf, keeps, budget);
+    if (!improved && !enough?.(st.x)) improved = fairnessChains(st, keeps, budget);
     if (!improved) break;
   }
   return st.x;
@@ -415,6 +418,8 @@ interface ChainStep {
   parent: number;
   /** The pair the parent gives up (its shift is inPair's). */
   viaOut: number;
+  /** The pair the chain's first volunteer gave up (-1 for the first volunteer's own step). */
+  firstOut: number;
   /** The change of the sum of squared hours of the volunteers before this one. */
   prefix: number;
   depth: number;
@@ -442,7 +447,7 @@ const CHAIN_WORK = 200_000;
  * up stays one short, and the next volunteer takes an empty slot of another shift of the same
  * priority (so coverage per priority stays), when no fewer slot kinds end fully staffed.
  */
-function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps: (out: number[], into: number[]) => boolean, budget: Budget): boolean {
+function fairnessChains(st: LocalState, keeps: (out: number[], into: number[]) => boolean, budget: Budget): boolean {
   const { p } = st;
   const nV = p.sub.volunteers.length;
   let minLoad = Infinity;
@@ -478,15 +483,15 @@ function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps
     if (budget.expired() || work >= CHAIN_WORK) break;
     search++;
     seen[root] = search;
-    const steps: ChainStep[] = [{ v: root, inPair: -1, parent: -1, viaOut: -1, prefix: 0, depth: 0, gap: false }];
+    const steps: ChainStep[] = [{ v: root, inPair: -1, parent: -1, viaOut: -1, firstOut: -1, prefix: 0, depth: 0, gap: false }];
     let done = false;
     for (let i = 0; i < steps.length && !done && work < CHAIN_WORK; i++) {
       const step = steps[i]!;
-      const gain = step.inPair >= 0 ? hoursOf(step.inPair) : 0;
+      const gain = step.inPair >= 0 ? st.hoursOf(step.inPair) : 0;
       for (const out of st.assignedPairs(step.v)) {
         if (done) break;
         if (step.inPair >= 0 && !st.canTake(step.inPair, out)) continue;
-        const h = hoursOf(out);
+        const h = st.hoursOf(out);
         const prefix = step.prefix + sq(step.v, gain - h);
         if (!(prefix < -EPS)) continue;
         for (const [shift, gap] of receivers(out, step.gap)) {
@@ -494,15 +499,13 @@ function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps
           for (const to of p.byShift[shift]!) {
             work++;
             const w = p.candVolunteer[to]!;
-            const h2 = hoursOf(to);
+            const h2 = st.hoursOf(to);
             if (st.x[to]) continue;
             // Back at the first volunteer (a cycle): they take `to` for the shift they gave up first.
             const cycle = w === root && step.depth > 0;
             if (seen[w] === search && !cycle) continue;
-            let first = i;
-            while (cycle && steps[first]!.depth > 1) first = steps[first]!.parent;
-            const closing = cycle ? (st.load(w) - hoursOf(steps[first]!.viaOut) + h2) ** 2 - (st.load(w) - hoursOf(steps[first]!.viaOut)) ** 2 : sq(w, h2);
-            if (prefix + closing < -EPS && (cycle ? st.canTake(to, steps[first]!.viaOut) : st.canTake(to))) {
+            const closing = cycle ? (st.load(w) - st.hoursOf(step.firstOut) + h2) ** 2 - (st.load(w) - st.hoursOf(step.firstOut)) ** 2 : sq(w, h2);
+            if (prefix + closing < -EPS && (cycle ? st.canTake(to, step.firstOut) : st.canTake(to))) {
               const outs = [out];
               const into = [to];
               for (let k = i; steps[k]!.inPair >= 0; k = steps[k]!.parent) {
@@ -519,7 +522,16 @@ function fairnessChains(st: LocalState, hoursOf: (pair: number) => number, keeps
             }
             if (!cycle && step.depth < CHAIN_DEPTH - 1 && steps.length < CHAIN_STEPS) {
               seen[w] = search;
-              steps.push({ v: w, inPair: to, parent: i, viaOut: out, prefix, depth: step.depth + 1, gap: step.gap || gap });
+              steps.push({
+                v: w,
+                inPair: to,
+                parent: i,
+                viaOut: out,
+                firstOut: step.depth === 0 ? out : step.firstOut,
+                prefix,
+                depth: step.depth + 1,
+                gap: step.gap || gap,
+              });
             }
           }
         }
@@ -557,7 +569,6 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
   const nS = p.sub.shifts.length;
   const pairOf = new Map<number, number>();
   for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
-  const hoursOf = (pair: number): number => p.sub.shifts[p.candShift[pair]!]!.hours;
   const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
   const short = (v: number, load: number): number => Math.max(0, goals.wanted[v]! - load);
   /** The change of giving up `out` and taking `into` (pairs of at most two volunteers). */
@@ -569,14 +580,14 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
       d.avoided -= goals.avoided[pair]!;
       d.preferred -= goals.preferred[pair]!;
       const v = p.candVolunteer[pair]!;
-      change.set(v, (change.get(v) ?? 0) - hoursOf(pair));
+      change.set(v, (change.get(v) ?? 0) - st.hoursOf(pair));
     }
     for (const pair of into) {
       d.previous += goals.previous[pair]!;
       d.avoided += goals.avoided[pair]!;
       d.preferred += goals.preferred[pair]!;
       const v = p.candVolunteer[pair]!;
-      change.set(v, (change.get(v) ?? 0) + hoursOf(pair));
+      change.set(v, (change.get(v) ?? 0) + st.hoursOf(pair));
     }
     for (const [v, h] of change) d.short += short(v, newLoad(v) + h) - short(v, newLoad(v));
     return d;

@@ -4,7 +4,7 @@
 // proves it. Pure: the subproblem and a backend in, assignments and diagnostics out.
 import type { SolverBackend } from './backends/backend.js';
 import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, type Budget } from './budget.js';
-import { prepare, type Prepared } from './candidates.js';
+import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, formulate, type Formulation } from './formulate.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
 import { moveKeepsWishes, softGoals } from './soft-goals.js';
@@ -127,9 +127,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   }
 
   // The MIP levels, on a model whose fairness breakpoints are placed around the current loads.
-  const loads = Float64Array.from(p.lockedHours);
-  for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) loads[p.candVolunteer[pair]!]! += sub.shifts[p.candShift[pair]!]!.hours;
-  const f = formulate(p, loads);
+  const f = formulate(p, loadsOf(p, x));
   const state: LevelState = {
     p,
     f,
