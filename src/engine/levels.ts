@@ -12,6 +12,7 @@ import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveStaffing, improveWishes } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
+import { packingBound } from './packing-bound.js';
 import {
   avoidedCount,
   moveKeepsWishes,
@@ -43,6 +44,7 @@ export type PhaseName =
   | 'preferred_lp'
   | 'preferred'
   | 'balance'
+  | 'fairness_bound'
   | 'fairness_lp'
   | 'fairness';
 
@@ -179,6 +181,8 @@ export interface ObjectiveLevel {
   skipNote: string;
   /** Runs first (local search, its diagnostics). */
   before?(s: LevelState, bound: number): void;
+  /** After `before`, while the level is unproven: a stronger bound than the initial one, where it can compute one (the bound it is given, otherwise). */
+  sharpen?(s: LevelState, bound: number, backend: SolverBackend): number;
   /** Records what the level proved. */
   after?(s: LevelState, proven: boolean, bound: number): void;
   /** Shown in diagnostics even when its cheap bound proves it at once (no LP or MIP phase then). */
@@ -421,6 +425,9 @@ export const preferredLevel: ObjectiveLevel = {
  */
 export const MAX_FAIRNESS_SOLVER_COLS = 10_000;
 
+/** Share of the time left that the packing bound may use (it stops sooner on its own work caps). */
+const PACKING_SHARE = 0.15;
+
 export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
@@ -450,6 +457,22 @@ export const fairnessLevel: ObjectiveLevel = {
     }
     const value = fairnessObjective(s.f, s.values);
     note(s.phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, s.budget.now() - t);
+  },
+  sharpen(s, bound, backend) {
+    const t = s.budget.now();
+    const packed = packingBound(s.p, s.f, s.x, backend, s.budget.share(PACKING_SHARE));
+    if (!packed) return bound;
+    const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${packed.kinds} kinds of slot), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
+    note(
+      s.phases,
+      'fairness_bound',
+      packed.bound >= bound ? (packed.converged ? 'optimal' : 'feasible') : 'feasible',
+      packed.lp,
+      packed.bound,
+      s.budget.now() - t,
+      text,
+    );
+    return Math.max(bound, packed.bound);
   },
 };
 
@@ -626,6 +649,7 @@ class LevelRunner {
             : 'full';
     let bound = level.initialBound(s);
     level.before?.(s, bound);
+    if (level.sharpen && !level.proven(level.value(s, s.values), bound)) bound = level.sharpen(s, bound, this.backend);
     const rowBounds = this.rowBounds(held);
     const full = level.objective(s.f);
     const objective = { sense: full.sense, costs: this.restrict(full.costs) };
@@ -637,7 +661,7 @@ class LevelRunner {
       return { proven, bound };
     }
     if (!proven && level.maxSolverCols !== undefined && s.f.model.numCols > level.maxSolverCols) {
-      const text = `${s.f.model.numCols} columns (over ${level.maxSolverCols}): local search and the water-filling bound only`;
+      const text = `${s.f.model.numCols} columns (over ${level.maxSolverCols}): local search and the cheap bounds only`;
       note(s.phases, level.lpPhase, 'skipped', null, bound, 0, text);
       level.after?.(s, proven, bound);
       return { proven, bound };

@@ -61,6 +61,25 @@ export interface SolverSession {
 export interface SolverBackend {
   readonly name: BackendName;
   open(model: MipModel): SolverSession;
+  /**
+   * A linear program grown column by column (column generation), where the backend can give
+   * row duals; the fairness level's packing bound uses it. Absent: that bound is not computed.
+   */
+  columnLp?(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp;
+}
+
+/** One column of a ColumnLp: its cost, and its coefficients by row (rows increasing); it is >= 0. */
+export interface LpColumn {
+  cost: number;
+  rows: readonly number[];
+  values: readonly number[];
+}
+
+export interface ColumnLp {
+  addColumns(columns: readonly LpColumn[]): void;
+  /** Minimizes; the optimum's objective and row duals (reduced cost = cost - column . rowDual), or undefined when not solved to optimality. */
+  solve(budget: Budget): { objective: number; rowDual: Float64Array } | undefined;
+  dispose(): void;
 }
 
 /** True when every integer column is within tolerance of an integer and bounds hold. */

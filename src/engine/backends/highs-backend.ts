@@ -3,10 +3,12 @@
 // starts from the incumbent (a MIP start) and may stop early through the interrupt callbacks
 // (deadline, cancellation, a reached bound, a stall).
 import highsModule, { type Highs } from 'highs';
-import { SOLVER_MIN_TIME_S } from '../budget.js';
+import { SOLVER_MIN_TIME_S, type Budget } from '../budget.js';
 import type { MipModel } from '../mip-model.js';
 import {
   integralWithinBounds,
+  type ColumnLp,
+  type LpColumn,
   roundIntegers,
   type PhaseOutcome,
   type PhaseRequest,
@@ -116,7 +118,7 @@ export function highsBackend(highs: Highs): SolverBackend {
             if (fixed) setColBounds(highs, h, fixed, (j) => req.colBounds!.get(j)!);
             try {
               if (req.start) h.setSolution({ colValue: req.start });
-              const run = h.run(interrupts(highs, req));
+              const run = h.run(interrupts(highs, req, req.objective.sense === 'max'));
               return outcome(highs, h, model, req, run.modelStatus, started);
             } finally {
               if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
@@ -124,6 +126,53 @@ export function highsBackend(highs: Highs): SolverBackend {
           } catch (e) {
             return { status: 'error', objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
           }
+        },
+        dispose(): void {
+          h.dispose();
+        },
+      };
+    },
+    columnLp(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp {
+      const finite = (xs: Float64Array): Float64Array => xs.map((x) => (x === Infinity ? highs.infinity : x === -Infinity ? -highs.infinity : x));
+      const h = highs.createModel({
+        numCols: 0,
+        numRows: rowLower.length,
+        colCost: new Float64Array(0),
+        colLower: new Float64Array(0),
+        colUpper: new Float64Array(0),
+        rowLower: finite(rowLower),
+        rowUpper: finite(rowUpper),
+        matrix: { format: 'csc', numRows: rowLower.length, numCols: 0, starts: Int32Array.of(0), indices: new Int32Array(0), values: new Float64Array(0) },
+      });
+      h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
+      const add = (columns: readonly LpColumn[]): void => {
+        if (columns.length === 0) return;
+        const starts = new Int32Array(columns.length + 1);
+        columns.forEach((c, k) => {
+          starts[k + 1] = starts[k]! + c.rows.length;
+        });
+        h.addCols({
+          cost: Float64Array.from(columns, (c) => c.cost),
+          lower: new Float64Array(columns.length),
+          upper: new Float64Array(columns.length).fill(highs.infinity),
+          matrix: {
+            format: 'csc',
+            numRows: rowLower.length,
+            numCols: columns.length,
+            starts,
+            indices: Int32Array.from(columns.flatMap((c) => c.rows)),
+            values: Float64Array.from(columns.flatMap((c) => c.values)),
+          },
+        });
+      };
+      add(first);
+      return {
+        addColumns: add,
+        solve(budget: Budget) {
+          h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, budget.remainingS()) });
+          const run = h.run(interrupts(highs, { budget }, false));
+          if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
+          return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(h.getSolution().rowDual) };
         },
         dispose(): void {
           h.dispose();
@@ -153,9 +202,8 @@ type Callbacks = Parameters<HighsModel['run']>[0];
  * overshoot by a second or more on large models), an incumbent that reaches `stopAt` (a bound
  * proves it), and no better incumbent for `stallIterations` LP iterations.
  */
-function interrupts(highs: Highs, req: PhaseRequest): Callbacks {
+function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 'stallIterations'>, maximize: boolean): Callbacks {
   const { budget, stopAt, stallIterations } = req;
-  const maximize = req.objective.sense === 'max';
   let best = Number.NaN;
   let bestAt = 0;
   const onBudget = (e: { interrupt(): void }): void => {

@@ -1,0 +1,318 @@
+// The packing bound on the fairness objective: hours come in shift lengths. Water-filling (and the
+// fairness LP, which on one group equals it) lets a volunteer take 7 hours out of 6-hour and
+// 2-hour shifts; a real schedule gives them 6 or 8. Here each volunteer's new hours are a
+// configuration: how many slots of each kind (length and priority class) they take, at most as
+// many as they have candidate slot kinds of that kind, within their hours left. The LP over
+// configurations (each volunteer picks a mix of configurations; the slots of each kind taken are
+// at most the open slots, and each class fills at least what the coverage levels hold) is solved
+// by column generation: the restricted LP starts from the incumbent's configurations (so it is
+// feasible at once), and each round prices every kind of volunteer by a bounded knapsack over
+// its slot kinds. Every round gives a valid Lagrangian lower bound from the LP's duals, so the
+// bound holds wherever the rounds stop. It ignores overlaps, rules, staffing and which group may
+// take which slot of a length; on the festival benchmarks it proves schedules optimal that
+// water-filling left 1% off (measured in BENCHMARKS.md).
+import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
+import type { Budget } from './budget.js';
+import type { Prepared } from './candidates.js';
+import type { Formulation } from './formulate.js';
+
+/** Column generation rounds at most (each: one LP solve and one knapsack per kind of volunteer). */
+export const PACKING_ROUNDS = 80;
+/** Knapsack work (states x items, summed over rounds) at most: a count of work, not of time, so the bound does not depend on the machine. */
+export const PACKING_WORK = 40_000_000;
+/** Configurations added per kind of volunteer and round at most (the best few loads). */
+const COLUMNS_PER_TYPE = 3;
+const EPS = 1e-7;
+
+export interface PackingOutcome {
+  /** A lower bound on the fairness objective (its tie-breaks aside, which are >= 0). */
+  bound: number;
+  /** The restricted LP's last objective. */
+  lp: number | null;
+  rounds: number;
+  columns: number;
+  /** Kinds of volunteer (same locked hours, hours left, pieces and slot kinds they can take) and of slot (length, class). */
+  types: number;
+  kinds: number;
+  /** Column generation converged: the bound is the LP over configurations. */
+  converged: boolean;
+}
+
+interface VolunteerKind {
+  /** Volunteers of this kind. */
+  n: number;
+  /** Locked hours, hours left (grid units) and the model's breakpoints. */
+  lo: number;
+  cap: number;
+  breakpoints: readonly number[];
+  /** Candidate slot kinds per slot kind (capped by what the hours allow). */
+  m: Int32Array;
+  /** The price of each load (grid units) looked at so far. */
+  costs: number[];
+}
+
+/** The model's price of `h` hours: squares at the breakpoints, straight between. */
+export function piecesValue(breakpoints: readonly number[], h: number): number {
+  let total = 0;
+  for (let k = 0; k + 1 < breakpoints.length; k++) {
+    const a = breakpoints[k]!;
+    const b = breakpoints[k + 1]!;
+    if (h <= a) break;
+    total += (a + b) * (Math.min(b, h) - a);
+  }
+  const last = breakpoints[breakpoints.length - 1] ?? 0;
+  // Past the last breakpoint (never in a schedule: the model stops there): keep the last slope.
+  if (h > last && breakpoints.length >= 2) total += 2 * last * (h - last);
+  return total;
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/**
+ * The packing bound of subproblem `p` for the incumbent `x` (its configurations start the LP, and
+ * its filled slots per class are what every schedule fills at least); undefined when the backend
+ * cannot solve such an LP or the shift lengths are not on a grid of minutes.
+ */
+export function packingBound(
+  p: Prepared,
+  f: Formulation,
+  x: ArrayLike<number>,
+  backend: SolverBackend,
+  budget: Budget,
+  limits: { rounds: number; work: number } = { rounds: PACKING_ROUNDS, work: PACKING_WORK },
+): PackingOutcome | undefined {
+  if (!backend.columnLp) return undefined;
+  const { sub } = p;
+  // Slot kinds by (length, class); the grid of lengths in minutes.
+  let gridMin = 0;
+  for (let i = 0; i < sub.shifts.length; i++) {
+    const minutes = sub.shifts[i]!.hours * 60;
+    if (Math.abs(minutes - Math.round(minutes)) > 1e-6) return undefined;
+    if (p.byShift[i]!.length > 0) gridMin = gcd(gridMin, Math.max(1, Math.round(minutes)));
+  }
+  if (gridMin === 0) return undefined;
+  const grid = gridMin / 60;
+  const kindIndex = new Map<string, number>();
+  const kindUnits: number[] = [];
+  const kindClass: number[] = [];
+  const kindOpen: number[] = [];
+  const kindOfShift = new Int32Array(sub.shifts.length).fill(-1);
+  sub.shifts.forEach((s, i) => {
+    const open = Math.min(p.demand[i]!, p.byShift[i]!.length);
+    if (open <= 0) return;
+    const units = Math.round((s.hours * 60) / gridMin);
+    const key = `${units}|${p.slotClass[i]}`;
+    let k = kindIndex.get(key);
+    if (k === undefined) {
+      k = kindUnits.length;
+      kindIndex.set(key, k);
+      kindUnits.push(units);
+      kindClass.push(p.slotClass[i]!);
+      kindOpen.push(0);
+    }
+    kindOpen[k]! += open;
+    kindOfShift[i] = k;
+  });
+  const K = kindUnits.length;
+  const C = p.classes.length;
+  const filledByClass = new Float64Array(C);
+  for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) filledByClass[p.slotClass[p.candShift[pair]!]!]! += 1;
+
+  // Kinds of volunteer, and the incumbent's configuration of each volunteer.
+  const typeIndex = new Map<string, number>();
+  const types: VolunteerKind[] = [];
+  const incumbent = new Map<string, { type: number; counts: Int32Array }>();
+  f.pieces.forEach(({ cols, breakpoints }, v) => {
+    if (cols.length === 0) return;
+    const m = new Int32Array(K);
+    const counts = new Int32Array(K);
+    let candidateHours = 0;
+    for (const pair of p.byVolunteer[v]!) {
+      const s = p.candShift[pair]!;
+      candidateHours += sub.shifts[s]!.hours;
+      const k = kindOfShift[s]!;
+      if (k < 0) continue;
+      m[k]!++;
+      if (x[pair]) counts[k]!++;
+    }
+    const cap = Math.floor(Math.min(p.remaining[v]!, candidateHours) / grid + 1e-9);
+    for (let k = 0; k < K; k++) m[k] = Math.min(m[k]!, Math.floor(cap / kindUnits[k]!));
+    const lo = p.lockedHours[v]!;
+    const key = `${lo}|${cap}|${breakpoints.join(',')}|${m.join(',')}`;
+    let t = typeIndex.get(key);
+    if (t === undefined) {
+      t = types.length;
+      typeIndex.set(key, t);
+      types.push({ n: 0, lo, cap, breakpoints, m, costs: [] });
+    }
+    types[t]!.n++;
+    const ckey = `${t}|${counts.join(',')}`;
+    if (!incumbent.has(ckey)) incumbent.set(ckey, { type: t, counts });
+  });
+  if (types.length === 0) return undefined;
+
+  // Rows: slot kinds (at most open), classes (at least filled), kinds of volunteer (exactly n).
+  const T = types.length;
+  const rowLower = new Float64Array(K + C + T);
+  const rowUpper = new Float64Array(K + C + T);
+  for (let k = 0; k < K; k++) {
+    rowLower[k] = -Infinity;
+    rowUpper[k] = kindOpen[k]!;
+  }
+  for (let c = 0; c < C; c++) {
+    rowLower[K + c] = filledByClass[c]!;
+    rowUpper[K + c] = Infinity;
+  }
+  types.forEach((t, i) => {
+    rowLower[K + C + i] = t.n;
+    rowUpper[K + C + i] = t.n;
+  });
+  const seen = new Set<string>();
+  const column = (t: number, counts: ArrayLike<number>): LpColumn => {
+    const type = types[t]!;
+    const rows: number[] = [];
+    const values: number[] = [];
+    const perClass = new Float64Array(C);
+    let units = 0;
+    for (let k = 0; k < K; k++) {
+      const q = counts[k]!;
+      if (q === 0) continue;
+      rows.push(k);
+      values.push(q);
+      perClass[kindClass[k]!]! += q;
+      units += q * kindUnits[k]!;
+    }
+    for (let c = 0; c < C; c++) {
+      if (perClass[c]! === 0) continue;
+      rows.push(K + c);
+      values.push(perClass[c]!);
+    }
+    rows.push(K + C + t);
+    values.push(1);
+    seen.add(`${t}|${Array.from(counts).join(',')}`);
+    return { cost: piecesValue(type.breakpoints, type.lo + units * grid), rows, values };
+  };
+  const first: LpColumn[] = [];
+  types.forEach((_, t) => first.push(column(t, new Int32Array(K))));
+  for (const [key, { type, counts }] of incumbent) if (!seen.has(key)) first.push(column(type, counts));
+
+  const lp: ColumnLp = backend.columnLp(rowLower, rowUpper, first);
+  const outcome: PackingOutcome = { bound: -Infinity, lp: null, rounds: 0, columns: first.length, types: T, kinds: K, converged: false };
+  let work = 0;
+  try {
+    while (outcome.rounds < limits.rounds && !budget.expired()) {
+      const solved = lp.solve(budget);
+      if (!solved) break;
+      outcome.rounds++;
+      outcome.lp = solved.objective;
+      const dual = solved.rowDual;
+      // Duals of the right signs (<= 0 for at most, >= 0 for at least) keep the bound valid whatever the LP's accuracy.
+      const kindDual = Float64Array.from({ length: K }, (_, k) => Math.min(0, dual[k]!));
+      const classDual = Float64Array.from({ length: C }, (_, c) => Math.max(0, dual[K + c]!));
+      const worth = Float64Array.from({ length: K }, (_, k) => kindDual[k]! + classDual[kindClass[k]!]!);
+      let bound = 0;
+      for (let k = 0; k < K; k++) bound += kindDual[k]! * kindOpen[k]!;
+      for (let c = 0; c < C; c++) bound += classDual[c]! * filledByClass[c]!;
+      const added: LpColumn[] = [];
+      for (let t = 0; t < T && work <= limits.work; t++) {
+        const priced = price(types[t]!, worth, kindUnits, grid, dual[K + C + t]!);
+        work += priced.work;
+        bound += types[t]!.n * Math.min(priced.least, dual[K + C + t]!);
+        for (const counts of priced.columns) {
+          const key = `${t}|${counts.join(',')}`;
+          if (!seen.has(key)) added.push(column(t, counts));
+        }
+      }
+      if (work > limits.work) break;
+      outcome.bound = Math.max(outcome.bound, bound);
+      if (added.length === 0) {
+        outcome.converged = true;
+        break;
+      }
+      lp.addColumns(added);
+      outcome.columns += added.length;
+    }
+  } finally {
+    lp.dispose();
+  }
+  return Number.isFinite(outcome.bound) ? outcome : undefined;
+}
+
+/**
+ * Prices one kind of volunteer: the least of cost - worth over its configurations (a bounded
+ * knapsack on exact loads), and the configurations of the few loads with negative reduced cost
+ * (cost - worth - `mu`). Loads past the point where no configuration can have a negative reduced
+ * cost are not looked at: their least is at least `mu`, which the caller takes into account.
+ */
+function price(
+  type: VolunteerKind,
+  worth: Float64Array,
+  kindUnits: readonly number[],
+  grid: number,
+  mu: number,
+): { least: number; columns: Int32Array[]; work: number } {
+  const K = worth.length;
+  let rate = 0;
+  for (let k = 0; k < K; k++) if (type.m[k]! > 0) rate = Math.max(rate, worth[k]! / kindUnits[k]!);
+  // The last load worth looking at: cost - rate * load is convex; past a load where it is >= mu and rising, it stays so.
+  const { costs } = type;
+  const cost = (units: number): number => {
+    while (costs.length <= units) costs.push(piecesValue(type.breakpoints, type.lo + costs.length * grid));
+    return costs[units]!;
+  };
+  let top = 0;
+  while (top < type.cap) {
+    const here = cost(top) - rate * top;
+    const next = cost(top + 1) - rate * (top + 1);
+    if (here >= mu && next >= here) break;
+    top++;
+  }
+  // Items: each kind split in powers of two (bounded knapsack as 0/1).
+  const itemKind: number[] = [];
+  const itemCount: number[] = [];
+  for (let k = 0; k < K; k++) {
+    let left = Math.min(type.m[k]!, Math.floor(top / kindUnits[k]!));
+    for (let q = 1; left > 0; q *= 2) {
+      const take = Math.min(q, left);
+      itemKind.push(k);
+      itemCount.push(take);
+      left -= take;
+    }
+  }
+  const width = top + 1;
+  const best = new Float64Array(width).fill(-Infinity);
+  best[0] = 0;
+  const took = new Uint8Array(itemKind.length * width);
+  itemKind.forEach((k, i) => {
+    const w = itemCount[i]! * kindUnits[k]!;
+    const value = itemCount[i]! * worth[k]!;
+    for (let load = top; load >= w; load--) {
+      const candidate = best[load - w]! + value;
+      if (candidate > best[load]! + 1e-12) {
+        best[load] = candidate;
+        took[i * width + load] = 1;
+      }
+    }
+  });
+  let least = Infinity;
+  const negative: Array<[reduced: number, load: number]> = [];
+  for (let load = 0; load <= top; load++) {
+    if (best[load] === -Infinity) continue;
+    const value = cost(load) - best[load]!;
+    least = Math.min(least, value);
+    if (value - mu < -EPS) negative.push([value - mu, load]);
+  }
+  negative.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const columns = negative.slice(0, COLUMNS_PER_TYPE).map(([, load]) => {
+    const counts = new Int32Array(K);
+    let at = load;
+    for (let i = itemKind.length - 1; i >= 0; i--) {
+      if (took[i * width + at]) {
+        counts[itemKind[i]!]! += itemCount[i]!;
+        at -= itemCount[i]! * kindUnits[itemKind[i]!]!;
+      }
+    }
+    return counts;
+  });
+  return { least, columns, work: width * Math.max(1, itemKind.length) };
+}

@@ -1,0 +1,131 @@
+// The packing bound on the fairness objective (packing-bound.ts): the LP over each volunteer's
+// configurations of shift lengths, solved by column generation. It must never be above the least
+// sum of squared hours an exhaustive search finds (whether its rounds converged or were cut
+// short), never below the water-filling bound once converged, and it must prove a schedule that
+// water-filling cannot (hours come in shift lengths).
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
+import type { SolverBackend } from '../../src/engine/backends/backend.js';
+import { Budget } from '../../src/engine/budget.js';
+import { prepare } from '../../src/engine/candidates.js';
+import { formulate } from '../../src/engine/formulate.js';
+import { greedyFill } from '../../src/engine/greedy.js';
+import { fairnessLowerBound } from '../../src/engine/levels.js';
+import { packingBound, piecesValue } from '../../src/engine/packing-bound.js';
+import { decompose } from '../../src/engine/subproblem.js';
+import { normalizeRequest } from '../../src/input/problem.js';
+import type { ScheduleRequest } from '../../src/types/schema-types.js';
+import { bestLevels, tinyRequests } from '../helpers/exhaustive.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
+
+interface Phase {
+  name: string;
+  status: string;
+  bound: number | null;
+}
+interface Sub {
+  levels?: Array<{ name: string; value: number; bound: number; proven: boolean }>;
+  phases: Phase[];
+}
+
+const budget = (): Budget => new Budget(Date.now() + 60_000);
+
+describe('engine: the packing bound on fairness (hours in shift lengths)', function () {
+  this.timeout(120_000);
+  let highs: SolverBackend;
+  before(async () => {
+    highs = highsBackend(await loadHighs());
+  });
+
+  it('prices hours as the model does: squares at the breakpoints, straight between, the last slope past the end', () => {
+    const breakpoints = [0, 1, 2, 3];
+    expect(piecesValue(breakpoints, 0)).to.equal(0);
+    expect(piecesValue(breakpoints, 2)).to.equal(4);
+    expect(piecesValue(breakpoints, 2.5)).to.equal(1 + 3 + 2.5);
+    expect(piecesValue(breakpoints, 3)).to.equal(9);
+    expect(piecesValue(breakpoints, 4)).to.equal(9 + 6);
+    expect(piecesValue([0, 2, 6], 4)).to.equal(4 + 8 * 2);
+  });
+
+  it('proves 6, 3 and 2 hours optimal where water-filling says 4, 4 and 3: no fairness LP or MIP runs', async () => {
+    // Three shifts of one group, none overlapping: 6 h, 3 h, 2 h; three volunteers. Water-filling
+    // gives 41 (11 hours as 4 + 4 + 3), but whoever takes the 6-hour shift has 6 hours or more:
+    // the best is 36 + 9 + 4 = 49, which the packing bound proves.
+    const request = {
+      volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999), volunteer('c', 'k', 999)],
+      unassigned_shifts: [shift('long', 8, 14, { k: 1 }), shift('mid', 14, 17, { k: 1 }), shift('short', 17, 19, { k: 1 })],
+    };
+    const { result } = await solve(request, { debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    expect(result.summary.sum_squared_hours).to.equal(49);
+    const [sub] = result.diagnostics.subproblems as Sub[];
+    const fairness = sub!.levels!.find((l) => l.name === 'fairness')!;
+    expect(fairness.bound).to.equal(49);
+    expect(fairness.proven).to.equal(true);
+    const names = sub!.phases.map((p) => p.name);
+    expect(names).to.include('fairness_bound');
+    expect(names).to.not.include('fairness_lp');
+    expect(names).to.not.include('fairness');
+    const packing = sub!.phases.find((p) => p.name === 'fairness_bound')!;
+    expect(packing.status).to.equal('optimal');
+    const balance = sub!.phases.find((p) => p.name === 'balance')!;
+    expect(balance.bound).to.equal(41);
+  });
+
+  it('is never above the exhaustive optimum, converged or cut after one round, and never below water-filling once converged (random tiny instances)', () => {
+    let converged = 0;
+    let above = 0;
+    fc.assert(
+      fc.property(tinyRequests(5, 6, { rules: false }), (request) => {
+        const best = bestLevels(request);
+        let total = 0;
+        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
+          const p = prepare(sub);
+          const x = greedyFill(p);
+          // Pieces on the grid all the way up (no coarse pieces past the incumbent's loads): the model's price is then the square at every load a schedule can give.
+          const f = formulate(p, new Float64Array(p.sub.volunteers.length).fill(1e9));
+          const full = packingBound(p, f, x, highs, budget());
+          const one = packingBound(p, f, x, highs, budget(), { rounds: 1, work: Infinity });
+          if (!full) continue;
+          expect(one, 'one round gives a bound too').to.not.equal(undefined);
+          expect(one!.bound).to.be.at.most(full.bound + 1e-6);
+          if (full.converged) {
+            converged++;
+            // With greedy's filled slots (at most the optimum's, one priority class here).
+            let filled = 0;
+            x.forEach((b) => (filled += b));
+            const water = fairnessLowerBound(p, f, filled);
+            expect(full.bound, JSON.stringify({ water, packing: full.bound })).to.be.at.least(water - 1e-6);
+            if (full.bound > water + 1e-6) above++;
+          }
+          total += full.bound;
+        }
+        // Greedy fills no more than the optimum (one class): the optimum's schedule is one the bound covers.
+        expect(total, JSON.stringify({ bound: total, best: best.squares })).to.be.at.most(best.squares + 1e-6);
+      }),
+      { numRuns: 150 },
+    );
+    expect(converged, 'runs where column generation converged').to.be.greaterThan(50);
+    expect(above, 'runs where it beat water-filling').to.be.greaterThan(0);
+  });
+
+  it('stops on its work cap with a valid bound, and is not computed without a backend that gives duals', () => {
+    const request = {
+      volunteers: ['a', 'b', 'c'].map((id) => volunteer(id, 'k', 999)),
+      unassigned_shifts: [shift('long', 8, 14, { k: 2 }), shift('s1', 14, 16, { k: 2 }), shift('s2', 16, 19, { k: 1 })],
+    } as Json;
+    const [sub] = decompose(normalizeRequest(request as ScheduleRequest));
+    const p = prepare(sub!);
+    const x = greedyFill(p);
+    const f = formulate(p);
+    const full = packingBound(p, f, x, highs, budget())!;
+    expect(full.converged).to.equal(true);
+    const capped = packingBound(p, f, x, highs, budget(), { rounds: 100, work: 1 });
+    // The first round's pricing already passes a work cap of 1: no round completes, no bound.
+    expect(capped).to.equal(undefined);
+    const jslpLike: SolverBackend = { name: 'jslp', open: (model) => highs.open(model) };
+    expect(packingBound(p, f, x, jslpLike, budget())).to.equal(undefined);
+  });
+});
