@@ -1,16 +1,16 @@
 // The packing bound on the fairness objective: hours come in shift lengths. Water-filling (and the
 // fairness LP, which on one group equals it) lets a volunteer take 7 hours out of 6-hour and
 // 2-hour shifts; a real schedule gives them 6 or 8. Here each volunteer's new hours are a
-// configuration: how many slots of each kind (length and priority class) they take, at most as
-// many as they have candidate slot kinds of that kind, within their hours left. The LP over
-// configurations (each volunteer picks a mix of configurations; the slots of each kind taken are
-// at most the open slots, and each class fills at least what the coverage levels hold) is solved
-// by column generation: the restricted LP starts from the incumbent's configurations (so it is
-// feasible at once), and each round prices every kind of volunteer by a bounded knapsack over
-// its slot kinds. Every round gives a valid Lagrangian lower bound from the LP's duals, so the
-// bound holds wherever the rounds stop. It ignores overlaps, rules, staffing and which group may
-// take which slot of a length; on the festival benchmarks it proves schedules optimal that
-// water-filling left 1% off (measured in BENCHMARKS.md).
+// configuration: how many slots of each kind (length, priority class and group) they take, at
+// most as many as they are a candidate for, within their hours left. The LP over configurations
+// (each volunteer picks a mix of configurations; the slots of each kind taken are at most the
+// open slots, and each class fills at least what the coverage levels hold) is solved by column
+// generation: the restricted LP starts from the incumbent's configurations (so it is feasible at
+// once), and each round prices every kind of volunteer by a bounded knapsack over its slot
+// kinds. Every round gives a valid Lagrangian lower bound from the LP's duals, so the bound holds
+// wherever the rounds stop. It ignores overlaps, which shift of a kind a volunteer takes, and
+// staffing; on the festival benchmarks it proves schedules optimal that water-filling left 1%
+// off (measured in BENCHMARKS.md).
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
@@ -31,7 +31,7 @@ export interface PackingOutcome {
   lp: number | null;
   rounds: number;
   columns: number;
-  /** Kinds of volunteer (same locked hours, hours left, pieces and slot kinds they can take) and of slot (length, class). */
+  /** Kinds of volunteer (same locked hours, hours left, pieces and slot kinds they can take) and of slot (length, class, group). */
   types: number;
   kinds: number;
   /** Column generation converged: the bound is the LP over configurations. */
@@ -101,7 +101,7 @@ export function packingBound(
     const open = Math.min(p.demand[i]!, p.byShift[i]!.length);
     if (open <= 0) return;
     const units = Math.round((s.hours * 60) / gridMin);
-    const key = `${units}|${p.slotClass[i]}`;
+    const key = `${units}|${p.slotClass[i]}|${s.group}`;
     let k = kindIndex.get(key);
     if (k === undefined) {
       k = kindUnits.length;

@@ -144,7 +144,8 @@ export function highsBackend(highs: Highs): SolverBackend {
         rowUpper: finite(rowUpper),
         matrix: { format: 'csc', numRows: rowLower.length, numCols: 0, starts: Int32Array.of(0), indices: new Int32Array(0), values: new Float64Array(0) },
       });
-      h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
+      // Columns added keep the last basis primal feasible: the primal simplex from it, without presolve (which would start over).
+      h.options.set({ output_flag: false, log_to_console: false, random_seed: 0, presolve: 'off', simplex_strategy: PRIMAL_SIMPLEX });
       const add = (columns: readonly LpColumn[]): void => {
         if (columns.length === 0) return;
         const starts = new Int32Array(columns.length + 1);
