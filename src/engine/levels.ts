@@ -34,6 +34,7 @@ export type PhaseName =
   | 'staffing_moves'
   | 'staffing_lp'
   | 'staffing'
+  | 'staffing_lns'
   | 'wishes'
   | 'previous_lp'
   | 'previous'
@@ -304,6 +305,7 @@ export const staffingLevel: ObjectiveLevel = {
   mipRequest: (bound) => ({ ...maximizeCount.mipRequest(bound), stallIterations: STALL_ITERATIONS }),
   lpPhase: 'staffing_lp',
   mipPhase: 'staffing',
+  windowsPhase: 'staffing_lns',
   refines: true,
   beforeWishes: true,
   mipBias: (f) => f.wishes.previousBias,
@@ -321,7 +323,8 @@ export const staffingLevel: ObjectiveLevel = {
           (slot) => s.p.demand[slot]!,
         )
       : undefined,
-  boundFromMip: false,
+  // The MIP's bound holds for the level (its bias toward previous assignments is under 1 in all, and the bound is rounded down).
+  boundFromMip: true,
   skipNote: 'the LP relaxation did not finish in time',
   // Moves that complete slot kinds first: on scarce supply they find most of what the MIP would, in milliseconds, and give it its start.
   before(s) {

@@ -19,6 +19,8 @@ import { filledSlots, solve } from '../helpers/engine.js';
 
 // A copy of ../shared/benchmarks/curtois/instance13.json (schedulingbenchmarks.org, Curtois and Qu; see that folder's README).
 const curtois13 = join(packageRoot, 'test/fixtures/requests/curtois-13.json');
+// And of instance12.json: every fillable slot filled, where the staffing MIP stops at 277 fully staffed shifts of a proven 278.
+const curtois12 = join(packageRoot, 'test/fixtures/requests/curtois-12.json');
 
 describe('engine: windows re-solved with the rest of the schedule fixed', function () {
   this.timeout(120_000);
@@ -85,5 +87,22 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // Measured 1,717-1,729 on two cores (the search runs until its time is up); the greedy fill and the chains give 1,707.
     expect(windows!.objective).to.be.above(augment.objective!);
     expect(filledSlots(request, result)).to.equal(windows!.objective);
+  });
+
+  it('on Curtois 12 the staffing windows complete the shift the staffing MIP leaves short, and the MIP’s bound proves it', async () => {
+    const request = JSON.parse(readFileSync(curtois12, 'utf8')) as ScheduleRequest;
+    // A generous limit: the solve ends when every level is proven (about 3 s on two cores), not at the limit.
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; objective: number | null; bound: number | null };
+    const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
+    const mip = sub!.phases.find((p) => p.name === 'staffing')!;
+    expect(mip.objective).to.equal(277);
+    expect(mip.bound).to.be.at.least(278).and.below(279);
+    const windows = sub!.phases.find((p) => p.name === 'staffing_lns')!;
+    expect(windows.objective).to.equal(278);
+    expect(windows.status).to.equal('optimal');
+    expect(sub!.levels.find((l) => l.name === 'staffing')).to.include({ value: 278, bound: 278, proven: true });
+    expect(result.summary.fully_staffed_shifts).to.equal(278);
   });
 });
