@@ -1,16 +1,18 @@
 // The packing bound on the fairness objective: hours come in shift lengths. Water-filling (and the
 // fairness LP, which on one group equals it) lets a volunteer take 7 hours out of 6-hour and
 // 2-hour shifts; a real schedule gives them 6 or 8. Here each volunteer's new hours are a
-// configuration: how many slots of each kind (length, priority class and group) they take, at
-// most as many as they are a candidate for, within their hours left. The LP over configurations
-// (each volunteer picks a mix of configurations; the slots of each kind taken are at most the
-// open slots, and each class fills at least what the coverage levels hold) is solved by column
-// generation: the restricted LP starts from the incumbent's configurations (so it is feasible at
-// once), and each round prices every kind of volunteer by a bounded knapsack over its slot
-// kinds. Every round gives a valid Lagrangian lower bound from the LP's duals, so the bound holds
-// wherever the rounds stop. It ignores overlaps, which shift of a kind a volunteer takes, and
-// staffing; on the festival benchmarks it proves schedules optimal that water-filling left 1%
-// off (measured in BENCHMARKS.md).
+// configuration: which slots they take, counted per slot kind (length, priority class and
+// group), only of slot kinds they are a candidate for, within their hours left, no two shifts
+// that overlap and one slot of a shift at most. The LP over configurations (each volunteer picks
+// a mix of configurations; the slots of each kind taken are at most the open slots, and each
+// class fills at least what the coverage levels hold) is solved by column generation: the
+// restricted LP starts from the incumbent's configurations (so it is feasible at once), and each
+// round prices every kind of volunteer by a knapsack over their candidate shifts in order of
+// end (its timeline), or, for a volunteer with too many candidate shifts for that, by a bounded
+// knapsack over counts per slot kind that ignores overlaps. Every round gives a valid Lagrangian
+// lower bound from the LP's duals, so the bound holds wherever the rounds stop. It ignores rest,
+// daily limits and staffing; on the festival benchmarks it proves schedules optimal that
+// water-filling left 1% off (measured in BENCHMARKS.md).
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
@@ -20,6 +22,8 @@ import type { Formulation } from './formulate.js';
 export const PACKING_ROUNDS = 80;
 /** Knapsack work (states x items, summed over rounds) at most: a count of work, not of time, so the bound does not depend on the machine. */
 export const PACKING_WORK = 40_000_000;
+/** A volunteer whose candidate shifts times loads (grid units) are at most this is priced by the timeline (no overlaps). */
+export const TIMELINE_CELLS = 200_000;
 /** Configurations added per kind of volunteer and round at most (the best few loads). */
 const COLUMNS_PER_TYPE = 3;
 const EPS = 1e-7;
@@ -49,6 +53,45 @@ interface VolunteerKind {
   m: Int32Array;
   /** The price of each load (grid units) looked at so far. */
   costs: number[];
+  /** Their candidate shifts in order of end, when pricing by the timeline (undefined: by counts per slot kind). */
+  timeline?: Timeline;
+}
+
+/**
+ * A volunteer's candidate shifts as intervals, by end: a configuration takes at most one slot
+ * kind of a shift and no two shifts that overlap. `before[i]`: how many of them end by the time
+ * shift i starts (the shifts that can come before it are that prefix).
+ */
+interface Timeline {
+  /** Per shift: its candidate slot kinds (indexes into the subproblem's shifts). */
+  slots: number[][];
+  units: Int32Array;
+  before: Int32Array;
+}
+
+/** The timeline of candidate slot kinds `slots` (subproblem shift indexes). */
+function timelineOf(sub: Prepared['sub'], slots: readonly number[], unitsOf: (slot: number) => number): Timeline {
+  const byShift = new Map<number, number[]>();
+  for (const slot of slots) {
+    const index = sub.shifts[slot]!.index;
+    const list = byShift.get(index);
+    if (list) list.push(slot);
+    else byShift.set(index, [slot]);
+  }
+  const shifts = [...byShift.values()].sort((a, b) => sub.shifts[a[0]!]!.end - sub.shifts[b[0]!]!.end || sub.shifts[a[0]!]!.start - sub.shifts[b[0]!]!.start);
+  const ends = shifts.map((list) => sub.shifts[list[0]!]!.end);
+  const before = Int32Array.from(shifts, (list) => {
+    const start = sub.shifts[list[0]!]!.start;
+    let lo = 0;
+    let hi = ends.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid]! <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  });
+  return { slots: shifts, units: Int32Array.from(shifts, (list) => unitsOf(list[0]!)), before };
 }
 
 /** The model's price of `h` hours: squares at the breakpoints, straight between. */
@@ -79,7 +122,7 @@ export function packingBound(
   x: ArrayLike<number>,
   backend: SolverBackend,
   budget: Budget,
-  limits: { rounds: number; work: number } = { rounds: PACKING_ROUNDS, work: PACKING_WORK },
+  limits: { rounds: number; work: number; timelineCells?: number } = { rounds: PACKING_ROUNDS, work: PACKING_WORK },
 ): PackingOutcome | undefined {
   if (!backend.columnLp) return undefined;
   const { sub } = p;
@@ -126,6 +169,7 @@ export function packingBound(
     if (cols.length === 0) return;
     const m = new Int32Array(K);
     const counts = new Int32Array(K);
+    const slots: number[] = [];
     let candidateHours = 0;
     for (const pair of p.byVolunteer[v]!) {
       const s = p.candShift[pair]!;
@@ -133,17 +177,21 @@ export function packingBound(
       const k = kindOfShift[s]!;
       if (k < 0) continue;
       m[k]!++;
+      slots.push(s);
       if (x[pair]) counts[k]!++;
     }
     const cap = Math.floor(Math.min(p.remaining[v]!, candidateHours) / grid + 1e-9);
     for (let k = 0; k < K; k++) m[k] = Math.min(m[k]!, Math.floor(cap / kindUnits[k]!));
     const lo = p.lockedHours[v]!;
-    const key = `${lo}|${cap}|${breakpoints.join(',')}|${m.join(',')}`;
+    // By the timeline when its knapsack stays small (shifts x loads), else by counts per slot kind.
+    const onTimeline = slots.length * (cap + 1) <= (limits.timelineCells ?? TIMELINE_CELLS);
+    const key = `${lo}|${cap}|${breakpoints.join(',')}|${onTimeline ? `t${slots.join(',')}` : m.join(',')}`;
     let t = typeIndex.get(key);
     if (t === undefined) {
       t = types.length;
       typeIndex.set(key, t);
-      types.push({ n: 0, lo, cap, breakpoints, m, costs: [] });
+      const timeline = onTimeline ? timelineOf(sub, slots, (slot) => kindUnits[kindOfShift[slot]!]!) : undefined;
+      types.push({ n: 0, lo, cap, breakpoints, m, costs: [], ...(timeline ? { timeline } : {}) });
     }
     types[t]!.n++;
     const ckey = `${t}|${counts.join(',')}`;
@@ -215,7 +263,10 @@ export function packingBound(
       for (let c = 0; c < C; c++) bound += classDual[c]! * filledByClass[c]!;
       const added: LpColumn[] = [];
       for (let t = 0; t < T && work <= limits.work; t++) {
-        const priced = price(types[t]!, worth, kindUnits, grid, dual[K + C + t]!);
+        const type = types[t]!;
+        const priced = type.timeline
+          ? priceTimeline(type, type.timeline, worth, kindOfShift, kindUnits, grid, dual[K + C + t]!)
+          : price(type, worth, kindUnits, grid, dual[K + C + t]!);
         work += priced.work;
         bound += types[t]!.n * Math.min(priced.least, dual[K + C + t]!);
         for (const counts of priced.columns) {
@@ -238,23 +289,19 @@ export function packingBound(
   return Number.isFinite(outcome.bound) ? outcome : undefined;
 }
 
+/** What pricing one kind of volunteer gives: the least of cost - worth over its configurations, the configurations to add (counts per slot kind), and the work done. */
+interface Priced {
+  least: number;
+  columns: Int32Array[];
+  work: number;
+}
+
 /**
- * Prices one kind of volunteer: the least of cost - worth over its configurations (a bounded
- * knapsack on exact loads), and the configurations of the few loads with negative reduced cost
- * (cost - worth - `mu`). Loads past the point where no configuration can have a negative reduced
- * cost are not looked at: their least is at least `mu`, which the caller takes into account.
+ * The loads to look at when a configuration is worth at most `rate` per grid unit: cost - rate *
+ * load is convex; past a load where it is >= mu and rising, it stays so, so no configuration of a
+ * larger load has a negative reduced cost (and its least is at least mu, which the caller uses).
  */
-function price(
-  type: VolunteerKind,
-  worth: Float64Array,
-  kindUnits: readonly number[],
-  grid: number,
-  mu: number,
-): { least: number; columns: Int32Array[]; work: number } {
-  const K = worth.length;
-  let rate = 0;
-  for (let k = 0; k < K; k++) if (type.m[k]! > 0) rate = Math.max(rate, worth[k]! / kindUnits[k]!);
-  // The last load worth looking at: cost - rate * load is convex; past a load where it is >= mu and rising, it stays so.
+function reach(type: VolunteerKind, rate: number, mu: number, grid: number): { top: number; cost: (units: number) => number } {
   const { costs } = type;
   const cost = (units: number): number => {
     while (costs.length <= units) costs.push(piecesValue(type.breakpoints, type.lo + costs.length * grid));
@@ -267,6 +314,30 @@ function price(
     if (here >= mu && next >= here) break;
     top++;
   }
+  return { top, cost };
+}
+
+/** From the best worth of each exact load: the least of cost - worth, and the few loads of most negative reduced cost (cost - worth - mu). */
+function bestLoads(bestAt: (load: number) => number, top: number, cost: (units: number) => number, mu: number): { least: number; loads: number[] } {
+  let least = Infinity;
+  const negative: Array<[reduced: number, load: number]> = [];
+  for (let load = 0; load <= top; load++) {
+    const worth = bestAt(load);
+    if (worth === -Infinity) continue;
+    const value = cost(load) - worth;
+    least = Math.min(least, value);
+    if (value - mu < -EPS) negative.push([value - mu, load]);
+  }
+  negative.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return { least, loads: negative.slice(0, COLUMNS_PER_TYPE).map(([, load]) => load) };
+}
+
+/** Prices a kind of volunteer by counts per slot kind: a bounded knapsack on exact loads (overlaps ignored). */
+function price(type: VolunteerKind, worth: Float64Array, kindUnits: readonly number[], grid: number, mu: number): Priced {
+  const K = worth.length;
+  let rate = 0;
+  for (let k = 0; k < K; k++) if (type.m[k]! > 0) rate = Math.max(rate, worth[k]! / kindUnits[k]!);
+  const { top, cost } = reach(type, rate, mu, grid);
   // Items: each kind split in powers of two (bounded knapsack as 0/1).
   const itemKind: number[] = [];
   const itemCount: number[] = [];
@@ -294,16 +365,8 @@ function price(
       }
     }
   });
-  let least = Infinity;
-  const negative: Array<[reduced: number, load: number]> = [];
-  for (let load = 0; load <= top; load++) {
-    if (best[load] === -Infinity) continue;
-    const value = cost(load) - best[load]!;
-    least = Math.min(least, value);
-    if (value - mu < -EPS) negative.push([value - mu, load]);
-  }
-  negative.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const columns = negative.slice(0, COLUMNS_PER_TYPE).map(([, load]) => {
+  const { least, loads } = bestLoads((load) => best[load]!, top, cost, mu);
+  const columns = loads.map((load) => {
     const counts = new Int32Array(K);
     let at = load;
     for (let i = itemKind.length - 1; i >= 0; i--) {
@@ -315,4 +378,71 @@ function price(
     return counts;
   });
   return { least, columns, work: width * Math.max(1, itemKind.length) };
+}
+
+/**
+ * Prices a kind of volunteer by its timeline: the most worth for each exact load over sets of
+ * its candidate shifts no two of which overlap, one slot kind of each (a knapsack over the
+ * shifts in order of end, each either skipped or taken after the ones that end before it starts).
+ */
+function priceTimeline(
+  type: VolunteerKind,
+  timeline: Timeline,
+  worth: Float64Array,
+  kindOfShift: Int32Array,
+  kindUnits: readonly number[],
+  grid: number,
+  mu: number,
+): Priced {
+  const n = timeline.slots.length;
+  // Each shift at its slot kind of most worth.
+  const pick = new Int32Array(n);
+  const value = new Float64Array(n);
+  let rate = 0;
+  timeline.slots.forEach((slots, i) => {
+    let best = -Infinity;
+    for (const slot of slots) {
+      const w = worth[kindOfShift[slot]!]!;
+      if (w > best) {
+        best = w;
+        pick[i] = slot;
+      }
+    }
+    value[i] = best;
+    rate = Math.max(rate, best / timeline.units[i]!);
+  });
+  const { top, cost } = reach(type, rate, mu, grid);
+  const width = top + 1;
+  // Row r: the first r shifts by end.
+  const best = new Float64Array((n + 1) * width).fill(-Infinity);
+  best[0] = 0;
+  const took = new Uint8Array(n * width);
+  for (let i = 0; i < n; i++) {
+    const row = (i + 1) * width;
+    const from = timeline.before[i]! * width;
+    const u = timeline.units[i]!;
+    best.copyWithin(row, i * width, row);
+    for (let load = u; load <= top; load++) {
+      const candidate = best[from + load - u]! + value[i]!;
+      if (candidate > best[row + load]! + 1e-12) {
+        best[row + load] = candidate;
+        took[i * width + load] = 1;
+      }
+    }
+  }
+  const { least, loads } = bestLoads((load) => best[n * width + load]!, top, cost, mu);
+  const columns = loads.map((load) => {
+    const counts = new Int32Array(kindUnits.length);
+    let at = load;
+    let i = n - 1;
+    while (i >= 0 && at > 0) {
+      if (took[i * width + at]) {
+        counts[kindOfShift[pick[i]!]!]!++;
+        at -= timeline.units[i]!;
+        i = timeline.before[i]! - 1;
+      } else i--;
+    }
+    return counts;
+  });
+  return { least, columns, work: (n + 1) * width };
 }
