@@ -469,7 +469,8 @@ export const fairnessLevel: ObjectiveLevel = {
     note(
       s.phases,
       'fairness_bound',
-      packed.bound >= bound ? (packed.converged ? 'optimal' : 'feasible') : 'feasible',
+      // optimal: the LP over configurations was solved to the end (its bound can still be below one the level had already).
+      packed.converged ? 'optimal' : 'feasible',
       packed.lp,
       packed.bound,
       s.budget.now() - t,
