@@ -123,7 +123,8 @@ export function prepare(sub: Subproblem): Prepared {
 function twins(sub: Subproblem, remaining: Float64Array, candShift: number[], byVolunteer: number[][]): Int32Array {
   const last = new Map<string, number>();
   return Int32Array.from(sub.volunteers, (v, i) => {
-    if (v.locks.length > 0 || v.previous.length > 0 || v.preferred.length > 0 || v.avoided.length > 0 || v.minHours > 0 || byVolunteer[i]!.length === 0) return -1;
+    if (v.locks.length > 0 || v.previous.length > 0 || v.preferred.length > 0 || v.avoided.length > 0 || v.minHours > 0 || byVolunteer[i]!.length === 0)
+      return -1;
     const key = `${remaining[i]}|${v.restHours}|${v.maxShiftsPerDay}|${byVolunteer[i]!.map((pair) => candShift[pair]).join(',')}`;
     const before = last.get(key) ?? -1;
     last.set(key, i);

@@ -248,13 +248,14 @@ export function canonicalTwins(p: Prepared, x: Uint8Array): Uint8Array {
     const hoursOf = (v: number): number => p.byVolunteer[v]!.reduce((t, pair) => t + (x[pair] ? p.sub.shifts[p.candShift[pair]!]!.hours : 0), 0);
     const hours = chain.map(hoursOf);
     const order = chain.map((_, k) => k).sort((a, b) => hours[b]! - hours[a]! || a - b);
-    order.forEach((from, to) => {
-      if (from === to) return;
+    for (let to = 0; to < order.length; to++) {
+      const from = order[to]!;
+      if (from === to) continue;
       moved = true;
       const src = p.byVolunteer[chain[from]!]!;
       const dst = p.byVolunteer[chain[to]!]!;
       dst.forEach((pair, k) => (out[pair] = x[src[k]!]!));
-    });
+    }
   }
   return moved ? out : x;
 }
