@@ -25,13 +25,6 @@ export interface Prepared {
   /** Priority classes present among the slot kinds, highest first; and each slot kind's class (index into it). */
   classes: number[];
   slotClass: Int32Array;
-  /**
-   * Interchangeable volunteers: per volunteer, the one before it (in subproblem order) whom every
-   * rule, wish and candidate treats exactly as it (same candidate slot kinds, hours left, rest,
-   * daily limit; no locks, previous assignments or wishes), or -1. Swapping two such volunteers'
-   * assignments changes no objective level, so a model may order them (symmetry breaking).
-   */
-  twinBefore: Int32Array;
 }
 
 /** A roster of the subproblem's volunteers holding their locks: where every schedule starts. */
@@ -103,7 +96,6 @@ export function prepare(sub: Subproblem): Prepared {
   }
   const classes = [...new Set(sub.shifts.map((s) => s.priority))].sort((a, b) => b - a);
   const slotClass = Int32Array.from(sub.shifts.map((s) => classes.indexOf(s.priority)));
-  const twinBefore = twins(sub, remaining, candShift, byVolunteer);
   return {
     sub,
     demand,
@@ -115,21 +107,7 @@ export function prepare(sub: Subproblem): Prepared {
     byVolunteer,
     classes,
     slotClass,
-    twinBefore,
   };
-}
-
-/** Prepared.twinBefore: the last volunteer before each one with the same key, where it has one. */
-function twins(sub: Subproblem, remaining: Float64Array, candShift: number[], byVolunteer: number[][]): Int32Array {
-  const last = new Map<string, number>();
-  return Int32Array.from(sub.volunteers, (v, i) => {
-    if (v.locks.length > 0 || v.previous.length > 0 || v.preferred.length > 0 || v.avoided.length > 0 || v.minHours > 0 || byVolunteer[i]!.length === 0)
-      return -1;
-    const key = `${remaining[i]}|${v.restHours}|${v.maxShiftsPerDay}|${byVolunteer[i]!.map((pair) => candShift[pair]).join(',')}`;
-    const before = last.get(key) ?? -1;
-    last.set(key, i);
-    return before;
-  });
 }
 
 /** The slot kinds of several groups, in slot order. */

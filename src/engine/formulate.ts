@@ -11,7 +11,6 @@
 // subproblem of several groups a slot kind is s<j>_g<k>, k the group's place in the subproblem.
 // Rows: head_s<j> (headcount), hours_v<i> (max_hours), clique_v<i>_c<k> (at most one of a set of
 // mutually conflicting shifts: overlap or rest), day_v<i>_d<n> (shifts starting on day n),
-// twin_v<i>_v<k> (interchangeable volunteers i and k in order of hours: symmetry breaking),
 // staff_s<j> (full only when every slot is filled), fair_v<i> (hours = sum of pieces), cover_fix
 // (one per priority class: cover_fix_p<n> when there are several) and staff_fix.
 // The volunteers' wishes (soft-goals.ts) add, only where some pair or volunteer has them and
@@ -37,13 +36,6 @@ export interface Formulation {
   pieces: Array<{ cols: number[]; breakpoints: number[] }>;
   /** Per slot kind: its headcount row (-1 where it has no candidate). */
   headRow: Int32Array;
-  /**
-   * Per volunteer: its symmetry-breaking row (symmetryRows: at most the hours of the
-   * interchangeable volunteer before it, Prepared.twinBefore), or -1. Rule rows, so every model
-   * of the subproblem (coverage, without wishes, wishes) has them at the same index; a schedule
-   * handed to a solver as a start must be in that order (canonicalTwins).
-   */
-  twinRow: Int32Array;
   /**
    * For a subproblem with several priority classes or groups (2.2): the coverage levels' own
    * model, the full model's first columns (pairs, locks) and rows (every rule's rows, so the
@@ -159,7 +151,6 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
   hoursRows(rules);
   spacingRows(rules);
   dailyRows(rules);
-  const twinRow = symmetryRows(b);
   const ruleCols = m.numCols;
   const ruleRows = m.numRows;
   const fullCol = addStaffingRows(b);
@@ -196,7 +187,6 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     model: m,
     numPairs,
     headRow,
-    twinRow,
     ...(cover ? { cover } : {}),
     fullCol,
     pieces,
@@ -205,59 +195,6 @@ export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Form
     coverage: p.classes.map((priority, k) => ({ priority, objective: coverage[k]!, fixRow: coverFixRows[k]! })),
     ...rest,
   };
-}
-
-/**
- * Symmetry breaking: interchangeable volunteers (Prepared.twinBefore) in order of hours, the
- * earlier one at least as many as the next. Any schedule can be brought to that order by swapping
- * their assignments, which no objective level sees (canonicalTwins), so no level loses a
- * schedule, and the MIP no longer searches every permutation of the same one. Measured on
- * scarce-150x400 (4 groups of 31-45 volunteers with 4 caps): coverage MIPs reach their LP bound in
- * gate and bar within the 10 s limit (588 slots on every run, 586-587 without), 206 fully staffed
- * (200-203). Orders by other keys (the shifts' places, hours then places) lost slots there.
- * Returns each volunteer's row (-1: none).
- */
-function symmetryRows({ p, m, vName }: Build): Int32Array {
-  return Int32Array.from(p.twinBefore, (before, v) => {
-    if (before < 0) return -1;
-    const hours = p.byVolunteer[v]!.map((pair) => p.sub.shifts[p.candShift[pair]!]!.hours);
-    const cols = [...p.byVolunteer[before]!, ...p.byVolunteer[v]!];
-    return m.addRow(`twin_${vName(before)}_${vName(v)}`, 0, Infinity, cols, [...hours, ...hours.map((h) => -h)]);
-  });
-}
-
-/**
- * The schedule `x` with the assignments of interchangeable volunteers swapped so that each has at
- * least the hours of the next (the order symmetryRows asks); the same schedule for every
- * objective level. Returns `x` itself when it is already in that order.
- */
-export function canonicalTwins(p: Prepared, x: Uint8Array): Uint8Array {
-  const chains = new Map<number, number[]>();
-  const head = new Int32Array(p.twinBefore.length).fill(-1);
-  let moved = false;
-  p.twinBefore.forEach((before, v) => {
-    if (before < 0) return;
-    const first = head[before]! >= 0 ? head[before]! : before;
-    head[v] = first;
-    const chain = chains.get(first) ?? [first];
-    chain.push(v);
-    chains.set(first, chain);
-  });
-  const out = Uint8Array.from(x);
-  for (const chain of chains.values()) {
-    const hoursOf = (v: number): number => p.byVolunteer[v]!.reduce((t, pair) => t + (x[pair] ? p.sub.shifts[p.candShift[pair]!]!.hours : 0), 0);
-    const hours = chain.map(hoursOf);
-    const order = chain.map((_, k) => k).sort((a, b) => hours[b]! - hours[a]! || a - b);
-    for (let to = 0; to < order.length; to++) {
-      const from = order[to]!;
-      if (from === to) continue;
-      moved = true;
-      const src = p.byVolunteer[chain[from]!]!;
-      const dst = p.byVolunteer[chain[to]!]!;
-      dst.forEach((pair, k) => (out[pair] = x[src[k]!]!));
-    }
-  }
-  return moved ? out : x;
 }
 
 function addLegend(p: Prepared, m: MipModel): void {

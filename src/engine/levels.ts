@@ -7,7 +7,7 @@
 import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
-import { canonicalTwins, columnValues, fairnessObjective, PREVIOUS_BIAS, type Formulation, type WishLevel, type Wishes } from './formulate.js';
+import { columnValues, fairnessObjective, PREVIOUS_BIAS, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveStaffing, improveWishes } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
@@ -736,9 +736,8 @@ class LevelRunner {
       for (const inWindow of windows) {
         if (budget.expired() || level.proven(level.value(s, s.values), bound)) break;
         // Pairs outside the window stay as they are; every other column (staffing, fairness pieces, locks) stays free.
-        this.canonical();
         const values = this.restrict(s.values);
-        const sub = model.fixedExcept(values, (j) => j >= p.candShift.length || inWindow[j] === 1, freeTwins(s, inWindow, rowBounds));
+        const sub = model.fixedExcept(values, (j) => j >= p.candShift.length || inWindow[j] === 1, rowBounds);
         const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
         let constant = 0;
         for (let j = 0; j < model.numCols; j++) if (!(j >= p.candShift.length || inWindow[j] === 1)) constant += objective.costs[j]! * values[j]!;
@@ -863,15 +862,6 @@ class LevelRunner {
     return true;
   }
 
-  /** The best schedule with interchangeable volunteers in the order the model asks (a start must satisfy its symmetry rows). */
-  private canonical(): void {
-    const { s } = this;
-    const x = canonicalTwins(s.p, s.x);
-    if (x === s.x) return;
-    s.x = x;
-    s.values = columnValues(s.f, s.p, x);
-  }
-
   /** The model of the level running. */
   private modelOn(): MipModel {
     const { f } = this.s;
@@ -920,7 +910,6 @@ class LevelRunner {
       return undefined;
     }
     const session = own ? own.session : this.sessionFor();
-    if (!request.relaxation) this.canonical();
     const start = own ? s.values : this.restrict(s.values);
     const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
@@ -943,21 +932,6 @@ class LevelRunner {
     });
     return { ...outcome, status };
   }
-}
-
-/**
- * `rowBounds` with the symmetry-breaking row of every pair of interchangeable volunteers not both
- * wholly inside the window freed: with one of them fixed, the row would only keep the window from
- * giving the other more hours (the schedule it finds is put back in order before the next solve).
- */
-function freeTwins(s: LevelState, inWindow: Uint8Array, rowBounds: ReadonlyMap<number, [number, number]>): Map<number, [number, number]> {
-  const out = new Map(rowBounds);
-  const { p, f } = s;
-  const whole = (v: number): boolean => p.byVolunteer[v]!.every((pair) => inWindow[pair] === 1);
-  f.twinRow.forEach((row, v) => {
-    if (row >= 0 && !(whole(v) && whole(p.twinBefore[v]!))) out.set(row, [-Infinity, Infinity]);
-  });
-  return out;
 }
 
 /**
