@@ -91,7 +91,8 @@ const MAX_PIECES = 64;
 /** The most the previous assignments' bias adds to an integer objective (see Wishes.previousBias). */
 export const PREVIOUS_BIAS = 0.01;
 
-function gcd(a: number, b: number): number {
+/** Greatest common divisor of two non-negative integers. */
+export function gcd(a: number, b: number): number {
   while (b) [a, b] = [b, a % b];
   return a;
 }

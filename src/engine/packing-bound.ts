@@ -16,7 +16,8 @@
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
-import type { Formulation } from './formulate.js';
+import { gcd, type Formulation } from './formulate.js';
+import { filledByClass } from './greedy.js';
 
 /** Column generation rounds at most (each: one LP solve and one knapsack per kind of volunteer). */
 export const PACKING_ROUNDS = 80;
@@ -109,8 +110,6 @@ export function piecesValue(breakpoints: readonly number[], h: number): number {
   return total;
 }
 
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-
 /**
  * The packing bound of subproblem `p` for the incumbent `x` (its configurations start the LP, and
  * its filled slots per class are what every schedule fills at least); undefined when the backend
@@ -158,8 +157,7 @@ export function packingBound(
   });
   const K = kindUnits.length;
   const C = p.classes.length;
-  const filledByClass = new Float64Array(C);
-  for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) filledByClass[p.slotClass[p.candShift[pair]!]!]! += 1;
+  const filled = filledByClass(p, x);
 
   // Kinds of volunteer, and the incumbent's configuration of each volunteer.
   const typeIndex = new Map<string, number>();
@@ -208,7 +206,7 @@ export function packingBound(
     rowUpper[k] = kindOpen[k]!;
   }
   for (let c = 0; c < C; c++) {
-    rowLower[K + c] = filledByClass[c]!;
+    rowLower[K + c] = filled[c]!;
     rowUpper[K + c] = Infinity;
   }
   types.forEach((t, i) => {
@@ -260,7 +258,7 @@ export function packingBound(
       const worth = Float64Array.from({ length: K }, (_, k) => kindDual[k]! + classDual[kindClass[k]!]!);
       let bound = 0;
       for (let k = 0; k < K; k++) bound += kindDual[k]! * kindOpen[k]!;
-      for (let c = 0; c < C; c++) bound += classDual[c]! * filledByClass[c]!;
+      for (let c = 0; c < C; c++) bound += classDual[c]! * filled[c]!;
       const added: LpColumn[] = [];
       for (let t = 0; t < T && work <= limits.work; t++) {
         const type = types[t]!;

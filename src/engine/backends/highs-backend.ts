@@ -87,10 +87,10 @@ export function highsBackend(highs: Highs): SolverBackend {
         numCols: model.numCols,
         numRows: model.numRows,
         colCost: new Float64Array(model.numCols),
-        colLower: model.colLower.map((x) => (x === -Infinity ? -highs.infinity : x)),
-        colUpper: model.colUpper.map((x) => (x === Infinity ? highs.infinity : x)),
-        rowLower: model.rowLower.map((x) => (x === -Infinity ? -highs.infinity : x)),
-        rowUpper: model.rowUpper.map((x) => (x === Infinity ? highs.infinity : x)),
+        colLower: model.colLower.map((x) => finite(highs, x)),
+        colUpper: model.colUpper.map((x) => finite(highs, x)),
+        rowLower: model.rowLower.map((x) => finite(highs, x)),
+        rowUpper: model.rowUpper.map((x) => finite(highs, x)),
         matrix: { format: 'csr', numRows: model.numRows, numCols: model.numCols, starts: model.rowStarts, indices: model.indices, values: model.values },
         integrality: model.colInteger.map((i) => (i ? 1 : 0)),
         // No names: HiGHS never needs them (the LP text comes from MipModel), and passing tens of
@@ -104,7 +104,7 @@ export function highsBackend(highs: Highs): SolverBackend {
           try {
             if (all) h.changeColsCost(all, req.objective.costs);
             h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
-            for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, lo === -Infinity ? -highs.infinity : lo, up === Infinity ? highs.infinity : up);
+            for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, finite(highs, lo), finite(highs, up));
             h.options.set({
               time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
               mip_rel_gap: req.relGap,
@@ -133,15 +133,14 @@ export function highsBackend(highs: Highs): SolverBackend {
       };
     },
     columnLp(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp {
-      const finite = (xs: Float64Array): Float64Array => xs.map((x) => (x === Infinity ? highs.infinity : x === -Infinity ? -highs.infinity : x));
       const h = highs.createModel({
         numCols: 0,
         numRows: rowLower.length,
         colCost: new Float64Array(0),
         colLower: new Float64Array(0),
         colUpper: new Float64Array(0),
-        rowLower: finite(rowLower),
-        rowUpper: finite(rowUpper),
+        rowLower: rowLower.map((x) => finite(highs, x)),
+        rowUpper: rowUpper.map((x) => finite(highs, x)),
         matrix: { format: 'csc', numRows: rowLower.length, numCols: 0, starts: Int32Array.of(0), indices: new Int32Array(0), values: new Float64Array(0) },
       });
       // Columns added keep the last basis primal feasible: the primal simplex from it, without presolve (which would start over).
@@ -185,14 +184,19 @@ export function highsBackend(highs: Highs): SolverBackend {
 
 type HighsModel = ReturnType<Highs['createModel']>;
 
+/** A bound as HiGHS takes it: its own infinity for an infinite one. */
+function finite(highs: Highs, x: number): number {
+  return x === Infinity ? highs.infinity : x === -Infinity ? -highs.infinity : x;
+}
+
 /** Sets the bounds of the columns `cols` (increasing) in one call. */
 function setColBounds(highs: Highs, h: HighsModel, cols: number[], bounds: (col: number) => [number, number]): void {
   const lower = new Float64Array(cols.length);
   const upper = new Float64Array(cols.length);
   cols.forEach((j, k) => {
     const [lo, up] = bounds(j);
-    lower[k] = lo === -Infinity ? -highs.infinity : lo;
-    upper[k] = up === Infinity ? highs.infinity : up;
+    lower[k] = finite(highs, lo);
+    upper[k] = finite(highs, up);
   });
   h.changeColsBounds({ kind: 'set', indices: Int32Array.from(cols) }, lower, upper);
 }
