@@ -1,0 +1,189 @@
+// Another solver on exactly the models our engine builds (bench/cbc.ts runs CBC and CP-SAT through
+// it): the request split into subproblems, each prepared and formulated by src/engine, and solved
+// lexicographically as our levels do: coverage (one MIP per priority class, highest first, each
+// reached value held on its row), then the sum of fully staffed shifts, the wishes' levels the
+// subproblem has (previous assignments kept, avoided shifts, hours short of min_hours, preferred
+// shifts), then the sum of squared hours (the model's piecewise objective), each with the levels
+// before it held. The solver is a function of one level's model; this file owns the order, the
+// time split and the figures, so every solver is measured the same way.
+//
+// Time: `limitS` per instance, split among subproblems by candidate pairs; within a subproblem
+// coverage has two thirds, and each later level a share of what is left (fairness the most).
+import { loadsOf, prepare } from '../src/engine/candidates.js';
+import { columnValues, formulate, type Formulation } from '../src/engine/formulate.js';
+import { bestGreedyFill, checkAssignment } from '../src/engine/greedy.js';
+import type { MipModel, Objective } from '../src/engine/mip-model.js';
+import { decompose } from '../src/engine/subproblem.js';
+import { normalizeRequest } from '../src/input/problem.js';
+import type { ScheduleRequest } from '../src/types/schema-types.js';
+
+/** One level solved by the other solver. */
+export interface SolverRun {
+  status: string;
+  /** The objective value of the schedule found; null when no integer solution was found. */
+  objective: number | null;
+  /** The solver's best possible objective (a bound), when it says. */
+  bound: number | null;
+  /** A column's value in the solution found (0 for a column it does not mention). */
+  value: (col: number) => number;
+  ms: number;
+  peakMb: number;
+}
+
+/** What a solver is given for one level: the model, the level's objective, rows held at earlier levels' values. */
+export interface LevelTask {
+  name: string;
+  model: MipModel;
+  objective: Objective;
+  /** Row bounds replacing the model's: the levels solved before, held at what they reached. */
+  held: ReadonlyMap<number, [number, number]>;
+  seconds: number;
+  /** A schedule to start from, every column's value (formulate.ts columnValues): the level before's, or the greedy fill's. */
+  hint: Float64Array;
+}
+
+export type LevelSolver = (task: LevelTask) => Promise<SolverRun>;
+
+export interface SameModelFigures {
+  /** Wall time summed over the solver's runs. */
+  ms: number;
+  filled: number;
+  bound: number;
+  sumSquares: number;
+  sumSquaresBound: number;
+  fullyStaffed: number;
+  peakMb: number;
+  /** Subproblems where a level before fairness found no integer solution in its time (the answer stops at the level before). */
+  unsolved: number;
+  statuses: string[];
+  /** Subproblems whose schedule breaks a rule (the engine's own check, greedy.ts checkAssignment). */
+  problems: number;
+}
+
+/** The 0/1 pair vector of a solution. */
+function pairsOf(f: Formulation, run: SolverRun): Uint8Array {
+  return Uint8Array.from({ length: f.numPairs }, (_, j) => (run.value(j) > 0.5 ? 1 : 0));
+}
+
+/** `solve` on every subproblem of the request, level by level, within `limitS` seconds in all. */
+export async function solveSameModel(request: ScheduleRequest, limitS: number, solve: LevelSolver): Promise<SameModelFigures> {
+  const problem = normalizeRequest(request);
+  const filledKind = new Map<string, number>();
+  const kind = (shift: number, group: string): string => `${shift}\u0000${group}`;
+  const subs = decompose(problem).map((sub) => {
+    const p = prepare(sub);
+    const x = bestGreedyFill(p);
+    return { sub, p, start: x, f: formulate(p, loadsOf(p, x)) };
+  });
+  const totalPairs = Math.max(
+    1,
+    subs.reduce((t, s) => t + s.p.candShift.length, 0),
+  );
+  const out: SameModelFigures = {
+    ms: 0,
+    filled: 0,
+    bound: 0,
+    sumSquares: 0,
+    sumSquaresBound: 0,
+    fullyStaffed: 0,
+    peakMb: 0,
+    unsolved: 0,
+    statuses: [],
+    problems: 0,
+  };
+  const ran = (run: SolverRun, name: string): void => {
+    out.ms += run.ms;
+    out.peakMb = Math.max(out.peakMb, run.peakMb);
+    out.statuses.push(`${name}:${run.status}`);
+  };
+  for (const [i, { sub, p, start, f }] of subs.entries()) {
+    const locked = sub.shifts.reduce((t, s) => t + Math.min(s.required, s.locked), 0);
+    const hours = (x: Uint8Array): number => loadsOf(p, x).reduce((t, v) => t + v * v, 0);
+    for (const s of sub.shifts) filledKind.set(kind(s.index, s.group), (filledKind.get(kind(s.index, s.group)) ?? 0) + s.locked);
+    if (p.candShift.length === 0) {
+      const sq = hours(new Uint8Array(0));
+      out.filled += locked;
+      out.bound += locked;
+      out.sumSquares += sq;
+      out.sumSquaresBound += sq;
+      continue;
+    }
+    let left = (limitS * p.candShift.length) / totalPairs;
+    const held = new Map<number, [number, number]>();
+    // The solver's schedule (empty until a level finds one) and the start handed to the next level.
+    let x: Uint8Array = new Uint8Array(f.numPairs);
+    let hint: Uint8Array = start;
+    let bound = locked;
+    let covered = true;
+    for (const [k, level] of f.coverage.entries()) {
+      const seconds = (left * 2) / 3 / (f.coverage.length - k);
+      const run = await solve({ name: `s${i}-cover${k}`, model: f.model, objective: level.objective, held, seconds, hint: columnValues(f, p, hint) });
+      left -= run.ms / 1000;
+      ran(run, 'cover');
+      if (run.objective === null) {
+        covered = false;
+        break;
+      }
+      hint = x = pairsOf(f, run);
+      let reached = 0;
+      x.forEach((b, pair) => (reached += b && p.slotClass[p.candShift[pair]!] === k ? 1 : 0));
+      bound += Math.floor((run.bound ?? reached) + 1e-6);
+      held.set(level.fixRow, [reached, Infinity]);
+    }
+    // Then staffing and the wishes' levels the subproblem has, in the contract's order, each held at its reached value.
+    const after = covered
+      ? [
+          { name: 'staff', objective: f.staffing, fixRow: f.staffFixRow },
+          ...(['previous', 'avoided', 'short', 'preferred'] as const).flatMap((name) => {
+            const w = f.wishes[name];
+            return w ? [{ name, objective: w.objective, fixRow: w.fixRow }] : [];
+          }),
+        ]
+      : [];
+    for (const [k, level] of after.entries()) {
+      const sense = level.objective.sense;
+      const run = await solve({
+        name: `s${i}-${level.name}`,
+        model: f.model,
+        objective: level.objective,
+        held,
+        seconds: Math.max(1, left / (after.length - k + 1)),
+        hint: columnValues(f, p, hint),
+      });
+      left -= run.ms / 1000;
+      ran(run, level.name);
+      if (run.objective === null) {
+        covered = false;
+        break;
+      }
+      hint = x = pairsOf(f, run);
+      // The objectives of these levels are never negative.
+      held.set(level.fixRow, sense === 'max' ? [run.objective - 1e-6, Infinity] : [-Infinity, run.objective + 1e-6]);
+    }
+    // A level with no schedule ends the subproblem: fairness without it held would not compare.
+    const fair = covered
+      ? await solve({ name: `s${i}-fair`, model: f.model, objective: f.fairness, held, seconds: Math.max(1, left), hint: columnValues(f, p, hint) })
+      : undefined;
+    if (fair) {
+      ran(fair, 'fair');
+      if (fair.objective !== null) x = pairsOf(f, fair);
+    } else out.unsolved++;
+    if (checkAssignment(p, x) !== undefined) out.problems++;
+    x.forEach((b, pair) => {
+      const s = sub.shifts[p.candShift[pair]!]!;
+      if (b) filledKind.set(kind(s.index, s.group), (filledKind.get(kind(s.index, s.group)) ?? 0) + 1);
+    });
+    const sq = hours(x);
+    out.filled += locked + x.reduce((t: number, b) => t + b, 0);
+    out.bound += bound;
+    out.sumSquares += sq;
+    // The piecewise objective equals the sum of squares at the breakpoints; less the solver's gap on it.
+    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? sq - Math.max(0, fair.objective - fair.bound) : 0;
+  }
+  // Fully staffed shifts as the result's summary counts them: every group the shift asks for filled.
+  for (const s of problem.shifts) {
+    const asked = [...s.required].filter(([, n]) => n > 0);
+    if (asked.length > 0 && asked.every(([g, n]) => (filledKind.get(kind(s.index, g)) ?? 0) >= n)) out.fullyStaffed++;
+  }
+  return out;
+}
