@@ -9,7 +9,8 @@
 //
 // Figures: wall time (CBC, CP-SAT: summed over their runs), slots filled (locks included),
 // coverage's upper bound (theirs: the best possible bound, floored; ours: the diagnostics'),
-// fully staffed shifts, the sum of squared hours and a lower bound on it (ours: less each
+// fully staffed shifts, the wishes met (avoided shifts assigned / hours short of min_hours /
+// preferred shifts assigned, locks included), the sum of squared hours and a lower bound on it (ours: less each
 // fairness level's gap; theirs: less their fairness MIPs' gaps), and peak memory (ours: the
 // process's max RSS; CBC: the largest max RSS of its runs, from /usr/bin/time; CP-SAT: its
 // process's VmHWM). Their schedules are checked with the engine's own rule check (greedy.ts
@@ -147,14 +148,16 @@ const others = [...(solvers.has('cbc') ? [{ name: 'CBC', limit: cbcLimit }] : []
 console.log(
   `Ours: time limit ${ourLimit} s, first solve in a fresh process. ${others.map((o) => `${o.name}: ${o.limit} s`).join(', ')} per instance on the same models.\n`,
 );
-const block = (who: string): string => `${who}: time | filled | bound | staffed | sum sq. | its bound | peak`;
+const block = (who: string): string => `${who}: time | filled | bound | staffed | wishes | sum sq. | its bound | peak`;
 console.log(`| instance | ${[block('ours'), ...others.map((o) => block(o.name))].join(' | ')} | coverage |`);
-console.log(`|---|${'---:|'.repeat(7 * (1 + others.length))}---|`);
+console.log(`|---|${'---:|'.repeat(8 * (1 + others.length))}---|`);
 const cell = (v: number | null | undefined): string => (v === null || v === undefined || Number.isNaN(v) ? '?' : String(Math.round(v)));
+/** Avoided shifts assigned / hours short of min_hours / preferred shifts assigned. */
+const wishCell = (w: Figures['wishes'] | undefined): string => (w ? `${w.avoided}/${w.hours_below_min}/${w.preferred}` : '?');
 const theirCells = (f: SameModelFigures | { error: string }): string =>
   'error' in f
-    ? `failed: ${f.error} | | | | | |`
-    : `${(f.ms / 1000).toFixed(1)} s | ${f.filled} | ${f.bound} | ${f.fullyStaffed} | ${cell(f.sumSquares)} | ${f.unsolved ? '?' : cell(f.sumSquaresBound)} | ${f.peakMb} MB`;
+    ? `failed: ${f.error} | | | | | | |`
+    : `${(f.ms / 1000).toFixed(1)} s | ${f.filled} | ${f.bound} | ${f.fullyStaffed} | ${wishCell(f.wishes)} | ${cell(f.sumSquares)} | ${f.unsolved ? '?' : cell(f.sumSquaresBound)} | ${f.peakMb} MB`;
 const remarks = (name: string, f: SameModelFigures | { error: string }): string =>
   'error' in f
     ? ''
@@ -178,7 +181,7 @@ for (const job of jobs) {
             .filter((t) => !('error' in t.f) && t.f.filled === best)
             .map((t) => t.name)
             .join(', ')} more`;
-  const ours = `${o ? (o.wall_ms / 1000).toFixed(2) : '?'} s | ${cell(o?.filled)} | ${cell(o?.bound)} | ${cell(o?.fully_staffed)} | ${cell(o?.sum_squared_hours)} | ${cell(o?.sum_squares_bound)} | ${cell(o?.peak_mb)} MB`;
+  const ours = `${o ? (o.wall_ms / 1000).toFixed(2) : '?'} s | ${cell(o?.filled)} | ${cell(o?.bound)} | ${cell(o?.fully_staffed)} | ${wishCell(o?.wishes)} | ${cell(o?.sum_squared_hours)} | ${cell(o?.sum_squares_bound)} | ${cell(o?.peak_mb)} MB`;
   console.log(`| ${job.name} | ${[ours, ...theirs.map((t) => theirCells(t.f))].join(' | ')} | ${verdict}${theirs.map((t) => remarks(t.name, t.f)).join('')} |`);
 }
 if (values.json) writeFileSync(values.json, JSON.stringify(raw, null, 2));

@@ -58,6 +58,8 @@ export interface SameModelFigures {
   statuses: string[];
   /** Subproblems whose schedule breaks a rule (the engine's own check, greedy.ts checkAssignment). */
   problems: number;
+  /** The wishes the schedule meets, counted as bench/solve-one.ts counts ours (locks included). */
+  wishes: { avoided: number; hours_below_min: number; preferred: number };
 }
 
 /** The 0/1 pair vector of a solution. */
@@ -90,7 +92,11 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     unsolved: 0,
     statuses: [],
     problems: 0,
+    wishes: { avoided: 0, hours_below_min: 0, preferred: 0 },
   };
+  // Every volunteer's shifts (request indexes): the locks, then what the solver assigns.
+  const shiftsOf = problem.volunteers.map(() => new Set<number>());
+  for (const lock of problem.locks) shiftsOf[lock.volunteer]!.add(lock.shift);
   const ran = (run: SolverRun, name: string): void => {
     out.ms += run.ms;
     out.peakMb = Math.max(out.peakMb, run.peakMb);
@@ -171,7 +177,9 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     if (checkAssignment(p, x) !== undefined) out.problems++;
     x.forEach((b, pair) => {
       const s = sub.shifts[p.candShift[pair]!]!;
-      if (b) filledKind.set(kind(s.index, s.group), (filledKind.get(kind(s.index, s.group)) ?? 0) + 1);
+      if (!b) return;
+      filledKind.set(kind(s.index, s.group), (filledKind.get(kind(s.index, s.group)) ?? 0) + 1);
+      shiftsOf[sub.volunteers[p.candVolunteer[pair]!]!.index]!.add(s.index);
     });
     const sq = hours(x);
     out.filled += locked + x.reduce((t: number, b) => t + b, 0);
@@ -185,5 +193,13 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     const asked = [...s.required].filter(([, n]) => n > 0);
     if (asked.length > 0 && asked.every(([g, n]) => (filledKind.get(kind(s.index, g)) ?? 0) >= n)) out.fullyStaffed++;
   }
+  let below = 0;
+  for (const v of problem.volunteers) {
+    const mine = shiftsOf[v.index]!;
+    out.wishes.avoided += v.avoided.filter((s) => mine.has(s)).length;
+    out.wishes.preferred += v.preferred.filter((s) => mine.has(s)).length;
+    below += Math.max(0, v.minHours - [...mine].reduce((t, s) => t + problem.shifts[s]!.hours, 0));
+  }
+  out.wishes.hours_below_min = Math.round(below * 100) / 100;
   return out;
 }
