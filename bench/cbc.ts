@@ -157,11 +157,11 @@ const wishCell = (w: Figures['wishes'] | undefined): string => (w ? `${w.avoided
 const theirCells = (f: SameModelFigures | { error: string }): string =>
   'error' in f
     ? `failed: ${f.error} | | | | | | |`
-    : `${(f.ms / 1000).toFixed(1)} s | ${f.filled} | ${f.bound} | ${f.fullyStaffed} | ${wishCell(f.wishes)} | ${cell(f.sumSquares)} | ${f.unsolved ? '?' : cell(f.sumSquaresBound)} | ${f.peakMb} MB`;
+    : `${(f.ms / 1000).toFixed(1)} s | ${f.filled} | ${f.bound} | ${f.fullyStaffed} | ${wishCell(f.wishes)} | ${cell(f.sumSquares)} | ${cell(f.sumSquaresBound)} | ${f.peakMb} MB`;
 const remarks = (name: string, f: SameModelFigures | { error: string }): string =>
   'error' in f
     ? ''
-    : `${f.problems ? ` (${name}: ${f.problems} subproblems break a rule)` : ''}${f.unsolved ? ` (${name}: no integer solution for a level in ${f.unsolved} subproblems)` : ''}`;
+    : `${f.problems ? ` (${name}: ${f.problems} subproblems break a rule)` : ''}${f.unsolved ? ` (${name}: no integer solution for coverage in ${f.unsolved} subproblems)` : ''}${f.kept ? ` (${name}: ${f.kept} later levels found none; the level before's schedule kept)` : ''}`;
 const raw: Array<{ name: string; ours: Figures | { error: string }; cbc?: SameModelFigures; cpsat?: SameModelFigures | { error: string } }> = [];
 for (const job of jobs) {
   const measured = measure(job, 'highs', ourLimit);

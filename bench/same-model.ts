@@ -53,8 +53,10 @@ export interface SameModelFigures {
   sumSquaresBound: number;
   fullyStaffed: number;
   peakMb: number;
-  /** Subproblems where a level before fairness found no integer solution in its time (the answer stops at the level before). */
+  /** Subproblems where coverage found no integer solution in its time (their answer is what the classes before gave, or nothing). */
   unsolved: number;
+  /** Levels after coverage that found no integer solution in their time: the level before's schedule was kept. */
+  kept: number;
   statuses: string[];
   /** Subproblems whose schedule breaks a rule (the engine's own check, greedy.ts checkAssignment). */
   problems: number;
@@ -90,6 +92,7 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     fullyStaffed: 0,
     peakMb: 0,
     unsolved: 0,
+    kept: 0,
     statuses: [],
     problems: 0,
     wishes: { avoided: 0, hours_below_min: 0, preferred: 0 },
@@ -158,15 +161,20 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
       });
       left -= run.ms / 1000;
       ran(run, level.name);
+      // No schedule in its time: the solver's schedule of the level before stands (it meets every
+      // row held so far), and the level is held at that schedule's value.
+      let reached: number;
       if (run.objective === null) {
-        covered = false;
-        break;
+        out.kept++;
+        const values = columnValues(f, p, x);
+        reached = level.objective.costs.reduce((t, c, j) => t + c * values[j]!, 0);
+      } else {
+        hint = x = pairsOf(f, run);
+        reached = run.objective;
       }
-      hint = x = pairsOf(f, run);
-      // The objectives of these levels are never negative.
-      held.set(level.fixRow, sense === 'max' ? [run.objective - 1e-6, Infinity] : [-Infinity, run.objective + 1e-6]);
+      held.set(level.fixRow, sense === 'max' ? [reached - 1e-6, Infinity] : [-Infinity, reached + 1e-6]);
     }
-    // A level with no schedule ends the subproblem: fairness without it held would not compare.
+    // Coverage with no schedule ends the subproblem: fairness without it held would not compare.
     const fair = covered
       ? await solve({ name: `s${i}-fair`, model: f.model, objective: f.fairness, held, seconds: Math.max(1, left), hint: columnValues(f, p, hint) })
       : undefined;
@@ -186,7 +194,8 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     out.bound += bound;
     out.sumSquares += sq;
     // The piecewise objective equals the sum of squares at the breakpoints; less the solver's gap on it.
-    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? sq - Math.max(0, fair.objective - fair.bound) : 0;
+    // No fairness bound in one subproblem: no bound on the whole (NaN, printed as ?).
+    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? Math.max(0, sq - Math.max(0, fair.objective - fair.bound)) : NaN;
   }
   // Fully staffed shifts as the result's summary counts them: every group the shift asks for filled.
   for (const s of problem.shifts) {
