@@ -122,6 +122,9 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     // The solver's schedule (empty until a level finds one) and the start handed to the next level.
     let x: Uint8Array = new Uint8Array(f.numPairs);
     let hint: Uint8Array = start;
+    // Slots each priority class demands beyond the locks: its trivial bound, and a cap on the solver's.
+    const demanded = f.coverage.map(() => 0);
+    p.demand.forEach((d, s) => (demanded[p.slotClass[s]!]! += d));
     let bound = locked;
     let covered = true;
     for (const [k, level] of f.coverage.entries()) {
@@ -130,13 +133,15 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
       left -= run.ms / 1000;
       ran(run, 'cover');
       if (run.objective === null) {
+        // Nothing found: this class and the ones after it are bounded by their demand alone.
+        for (let later = k; later < demanded.length; later++) bound += demanded[later]!;
         covered = false;
         break;
       }
       hint = x = pairsOf(f, run);
       let reached = 0;
       x.forEach((b, pair) => (reached += b && p.slotClass[p.candShift[pair]!] === k ? 1 : 0));
-      bound += Math.floor((run.bound ?? reached) + 1e-6);
+      bound += Math.min(demanded[k]!, Math.floor((run.bound ?? demanded[k]!) + 1e-6));
       held.set(level.fixRow, [reached, Infinity]);
     }
     // Then staffing and the wishes' levels the subproblem has, in the contract's order, each held at its reached value.
