@@ -76,14 +76,34 @@ function runCbc(dir: string, task: LevelTask): SolverRun {
   const started = performance.now();
   const run = spawnSync(
     '/usr/bin/time',
-    ['-f', '%M', '-o', timeFile, 'cbc', lpFile, 'sec', String(Math.max(1, Math.round(seconds))), 'ratio', '0', 'solve', 'solu', solFile],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 28,
-    },
+    [
+      '-f',
+      '%M',
+      '-o',
+      timeFile,
+      'timeout',
+      '-s',
+      'KILL',
+      String(Math.ceil(2 * seconds + 60)),
+      'cbc',
+      lpFile,
+      'sec',
+      String(Math.max(1, Math.round(seconds))),
+      'ratio',
+      '0',
+      'solve',
+      'solu',
+      solFile,
+    ],
+    { encoding: 'utf8', maxBuffer: 1 << 28 },
   );
   const ms = performance.now() - started;
+  // CBC does not always honour `sec` (its fairness LP on Curtois 22 ran for minutes at sec 1):
+  // `timeout` stops it at twice its limit and a minute more (exit 137), which counts as no solution.
+  const killed = run.status === 137;
   const peakMb = Math.round(Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024);
+  if (killed)
+    return { status: `stopped after ${Math.round(ms / 1000)} s (limit ${Math.round(seconds)} s)`, objective: null, bound: null, value: () => 0, ms, peakMb };
   const none = (status: string): SolverRun => ({ status, objective: null, bound: null, value: () => 0, ms, peakMb });
   let text = '';
   try {
