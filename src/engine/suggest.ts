@@ -180,6 +180,7 @@ class ShiftSuggester {
       if (!hoursFit(vol, load - lock.hours, s.hours)) continue;
       if (!dailyFit(vol, today - (lock.day === s.day ? 1 : 0))) continue;
       if (lockedClash.length === 0 && !keptOutByCount) continue; // not kept out by this lock
+      if (this.regroupsOthers(lock, v)) continue;
       const loses = this.losesSlot(lock);
       const to = loses ? this.replacement(lock, v) : undefined;
       if (loses && to === undefined) continue;
@@ -192,6 +193,19 @@ class ShiftSuggester {
       });
     }
     return out;
+  }
+
+  /**
+   * Whether lifting `lock` (of volunteer `v`) could move another lock of the same shift into the
+   * group it frees: locks take the first of their volunteer's groups with room, in request order
+   * (problem.ts lockGroup), so a volunteer locked into another group who can also fill this one
+   * may take it once it is free, and the suggestion's slots would not be the ones counted (a
+   * random instance: lifting v3's lock on s1/c put v4 into c and left s1/b empty).
+   */
+  private regroupsOthers(lock: Placement, v: number): boolean {
+    return this.sub.volunteers.some(
+      (other, o) => o !== v && other.groups.includes(lock.group ?? '') && other.locks.some((l) => l.index === lock.index && l.group !== lock.group),
+    );
   }
 
   /** Marks a short shift left unexplored when the budget ran out. */

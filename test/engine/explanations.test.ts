@@ -111,6 +111,33 @@ describe('explanations: suggestions confirmed by re-solving', function () {
     expect(c.reasons).to.include("Lifting the locked assignment of Amy (a) to 'early' would fill one more slot, and every slot filled now stays filled.");
   });
 
+  it('no remove_lock where lifting it would move another lock of the shift into the freed group (a random instance the checker caught)', async () => {
+    // s1 asks for b and c; v3 (c, also a) is locked in first and takes c, v4 (c, also b) takes b.
+    // Lifting v3's lock would put v4 into c (locks take their first group with room) and leave b
+    // empty, so "lift v3's lock, v1 takes c" would not fill one more slot.
+    const request = {
+      volunteers: [
+        { id: 'v0', group: 'a', max_hours: 0 },
+        { id: 'v1', group: 'c', max_hours: 12 },
+        { id: 'v3', group: 'c', max_hours: 2, additional_groups: ['a'] },
+        { id: 'v4', group: 'c', max_hours: 0, additional_groups: ['b'] },
+      ],
+      unassigned_shifts: [
+        { id: 's0', start: '2026-06-06T00:00:00Z', end: '2026-06-06T00:30:00Z', required_groups: { a: 1 } },
+        { id: 's1', start: '2026-06-06T00:00:00Z', end: '2026-06-06T00:30:00Z', required_groups: { b: 1, c: 1 } },
+      ],
+      current_assignments: [
+        { volunteer_id: 'v3', shift_id: 's1' },
+        { volunteer_id: 'v4', shift_id: 's1' },
+      ],
+    };
+    const { result } = await solve(request);
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const c = result.conflicts.find((x: Json) => x.shift_id === 's0');
+    expect(c.suggestions.map((x: Json) => x.code)).to.not.include('remove_lock');
+    expect(c.suggestions.map((x: Json) => x.code)).to.include('add_group');
+  });
+
   it('add_volunteers alone: the group is too small', async () => {
     const r = await scheduled({ volunteers: [volunteer('m', 'medic', 999)], unassigned_shifts: [shift('s', 8, 12, { medic: 3 })] });
     expect(r.conflicts[0].suggestions).to.deep.equal([{ code: 'add_volunteers', group: 'medic', count: 2, filled: 2 }]);
