@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { ScheduleRequest } from '../src/types/schema-types.js';
 import { ensureOrTools } from './cpsat.js';
-import { generatedInstance } from './generate.js';
+import { requestFor } from './generate.js';
 import { jobs21, jobsRules, jobsWishes, measure, type Job } from './measure.js';
 import { solveSameModel, type LevelTask, type SameModelFigures, type SolverRun } from './same-model.js';
 import type { Figures } from './solve-one.js';
@@ -100,11 +100,9 @@ function runCbc(dir: string, task: LevelTask): SolverRun {
   const ms = performance.now() - started;
   // CBC does not always honour `sec` (its fairness LP on Curtois 22 ran for minutes at sec 1):
   // `timeout` stops it at twice its limit and a minute more (exit 137), which counts as no solution.
-  const killed = run.status === 137;
   const peakMb = Math.round(Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024);
-  if (killed)
-    return { status: `stopped after ${Math.round(ms / 1000)} s (limit ${Math.round(seconds)} s)`, objective: null, bound: null, value: () => 0, ms, peakMb };
   const none = (status: string): SolverRun => ({ status, objective: null, bound: null, value: () => 0, ms, peakMb });
+  if (run.status === 137) return none(`stopped after ${Math.round(ms / 1000)} s (limit ${Math.round(seconds)} s)`);
   let text = '';
   try {
     text = readFileSync(solFile, 'utf8');
@@ -155,10 +153,6 @@ function solveWithCpsat(job: Job, limitS: number): SameModelFigures | { error: s
   }
 }
 
-function requestOf(job: Job): ScheduleRequest {
-  return job.arg.endsWith('.json') ? (JSON.parse(readFileSync(job.arg, 'utf8')) as ScheduleRequest) : generatedInstance(job.arg)!.request;
-}
-
 if (solvers.has('cbc')) ensureCbc();
 if (solvers.has('cpsat') && !ensureOrTools()) process.exit(1);
 const selection = { only: values.only, curtois: values.curtois, noCurtois: values['no-curtois'] };
@@ -185,7 +179,7 @@ const remarks = (name: string, f: SameModelFigures | { error: string }): string 
 const raw: Array<{ name: string; ours: Figures | { error: string }; cbc?: SameModelFigures; cpsat?: SameModelFigures | { error: string } }> = [];
 for (const job of jobs) {
   const measured = measure(job, 'highs', ourLimit);
-  const cbc = solvers.has('cbc') ? await solveWithCbc(requestOf(job), cbcLimit) : undefined;
+  const cbc = solvers.has('cbc') ? await solveWithCbc(requestFor(job.arg), cbcLimit) : undefined;
   const cpsat = solvers.has('cpsat') ? solveWithCpsat(job, cpsatLimit) : undefined;
   raw.push({ name: job.name, ours: measured.ok ? measured.figures : { error: measured.error }, ...(cbc ? { cbc } : {}), ...(cpsat ? { cpsat } : {}) });
   const o = measured.ok ? measured.figures : undefined;

@@ -9,12 +9,11 @@
 //   node dist/bench/cpsat.js <generated name | request.json> <seconds>
 // prints one JSON line of SameModelFigures.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ScheduleRequest } from '../src/types/schema-types.js';
-import { generatedInstance } from './generate.js';
+import { requestFor } from './generate.js';
 import { solveSameModel, type LevelSolver, type LevelTask, type SolverRun } from './same-model.js';
 
 /** The or-tools-wasm release used (OR-Tools 9.15). */
@@ -44,11 +43,8 @@ interface MpSolverModule {
   };
 }
 
-/** The process's peak resident memory so far (VmHWM), in MB. */
-function peakMb(): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : 0;
-}
+/** The process's peak resident memory so far, in MB (as bench/solve-one.ts measures ours). */
+const peakMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** One level as an MPModelRequest: the model's columns and rows, `held` replacing the bounds of the rows it names. */
 export function modelRequest(task: LevelTask, threads: number): Record<string, unknown> {
@@ -115,10 +111,7 @@ async function main(): Promise<void> {
   const [spec, limit = '300'] = process.argv.slice(2);
   if (!spec) throw new Error('usage: cpsat <generated name | request.json> [seconds]');
   if (!ensureOrTools()) process.exit(2);
-  const generated = spec.endsWith('.json') ? undefined : generatedInstance(spec);
-  if (!spec.endsWith('.json') && !generated) throw new Error(`cpsat: "${spec}" is neither a generated instance (bench/generate.ts) nor a request file (.json)`);
-  const request: ScheduleRequest = generated ? generated.request : (JSON.parse(readFileSync(spec, 'utf8')) as ScheduleRequest);
-  const figures = await solveSameModel(request, Number(limit), await cpsatSolver());
+  const figures = await solveSameModel(requestFor(spec), Number(limit), await cpsatSolver());
   console.log(JSON.stringify(figures));
   // The WebAssembly runtime keeps worker threads alive.
   process.exit(0);

@@ -3,6 +3,7 @@
 // same kinds with every rule in play (availability, additional groups, rest, daily limits,
 // priorities). The same seed always gives the same request.
 
+import { readFileSync } from 'node:fs';
 import type { CurrentAssignment, ScheduleRequest, Shift, Volunteer } from '../src/types/schema-types.js';
 
 /** mulberry32: a small, fast, seedable PRNG. */
@@ -356,4 +357,12 @@ export function generatedInstance(name: string): Instance | undefined {
   }
   const plain = [...generatedInstances(), ...rulesInstances()].find((i) => i.name === name);
   return plain ?? (name.startsWith('wishes-') ? wishesInstances().find((i) => i.name === name) : undefined);
+}
+
+/** The request a benchmark argument names: a generated instance by name, or a request file (.json). */
+export function requestFor(spec: string): ScheduleRequest {
+  if (spec.endsWith('.json')) return JSON.parse(readFileSync(spec, 'utf8')) as ScheduleRequest;
+  const generated = generatedInstance(spec);
+  if (!generated) throw new Error(`"${spec}" is neither a generated instance (bench/generate.ts) nor a request file (.json)`);
+  return generated.request;
 }

@@ -3,14 +3,13 @@
 // one JSON line of figures. With --root <checkout>, the service code is loaded from that
 // checkout's dist/ instead of this one's (bench/compare.ts measures a baseline that way); the
 // figures are computed here, the same way for both.
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SubproblemDiagnostics } from '../src/engine/solve-subproblem.js';
 import type { Diagnostics, ScheduleRequest, ScheduleResult } from '../src/types/schema-types.js';
-import { generatedInstance } from './generate.js';
+import { generatedInstance, requestFor } from './generate.js';
 import { checkSchedule } from './schedule-checker.js';
 
 /** The one JSON line this prints (bench/run.ts and bench/compare.ts read it). */
@@ -151,7 +150,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' } } });
   const [spec, backend = 'highs', limit = '10'] = positionals;
   if (!spec) throw new Error('usage: solve-one [--root CHECKOUT] <generated name | path.json> [backend] [time limit]');
-  const request: ScheduleRequest = spec.endsWith('.json') ? (JSON.parse(readFileSync(spec, 'utf8')) as ScheduleRequest) : generatedInstance(spec)!.request;
+  const request = requestFor(spec);
   const root = resolve(values.root ?? here);
   const { config: configModule, scheduler: schedulerModule, registry, service } = await loadService(root);
 
