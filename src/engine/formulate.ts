@@ -98,7 +98,7 @@ export function gcd(a: number, b: number): number {
 }
 
 /** The grid (in hours) on which hours are measured: the gcd of shift lengths in minutes. */
-function hourGrid(p: Prepared): number {
+export function hourGrid(p: Prepared): number {
   let g = 0;
   for (const s of p.sub.shifts) g = gcd(g, Math.max(1, Math.round(s.hours * 60)));
   for (const v of p.sub.volunteers) for (const l of v.locks) g = gcd(g, Math.max(1, Math.round(l.hours * 60)));

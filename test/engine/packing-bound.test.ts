@@ -9,7 +9,7 @@ import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend
 import type { SolverBackend } from '../../src/engine/backends/backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { prepare } from '../../src/engine/candidates.js';
-import { formulate, gcd } from '../../src/engine/formulate.js';
+import { formulate, hourGrid } from '../../src/engine/formulate.js';
 import { greedyFill } from '../../src/engine/greedy.js';
 import { fairnessLowerBound } from '../../src/engine/levels.js';
 import { packingBound, piecesValue } from '../../src/engine/packing-bound.js';
@@ -40,10 +40,10 @@ const budget = (): Budget => new Budget(Date.now() + 60_000);
  * whole hour apart, priced 132.5 against 132.25. That much is allowed above the true optimum.
  */
 function chordSlack(p: ReturnType<typeof prepare>, f: ReturnType<typeof formulate>): number {
-  const minutes = p.sub.shifts.reduce((g, s) => gcd(g, Math.round(s.hours * 60)), 0);
+  const grid = hourGrid(p);
   return f.pieces.reduce((t, { breakpoints }) => {
     const step = breakpoints.length > 1 ? breakpoints[1]! - breakpoints[0]! : 0;
-    return t + (step * 60 > minutes + 1e-6 ? (step * step) / 4 : 0);
+    return t + (step > grid + 1e-9 ? (step * step) / 4 : 0);
   }, 0);
 }
 
