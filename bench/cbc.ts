@@ -19,9 +19,11 @@
 // Options: --only <substring>, --curtois <list> (default 1-24), --no-curtois, --no-families (not
 // the 2.2 rule and wish families), --solvers cbc,cpsat (default both), --cbc-limit <s> and
 // --cpsat-limit <s> (per instance, default 300 each), --time-limit <s> (ours, default 10),
-// --json <file> (the raw figures).
+// --json <file> (the raw figures), --start ours (CP-SAT starts from our engine's schedule, as
+// bench/solve-one.ts --roster writes it, instead of the greedy fill: asked to improve on ours;
+// CBC's LP text carries no start).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -46,8 +48,11 @@ const { values } = parseArgs({
     'cpsat-limit': { type: 'string' },
     'time-limit': { type: 'string' },
     json: { type: 'string' },
+    start: { type: 'string' },
   },
 });
+if (values.start !== undefined && values.start !== 'ours' && values.start !== 'greedy') throw new Error(`--start: "${values.start}" (greedy, ours)`);
+const fromOurs = values.start === 'ours';
 const cbcLimit = Number(values['cbc-limit'] ?? '300');
 const cpsatLimit = Number(values['cpsat-limit'] ?? '300');
 const solvers = new Set((values.solvers ?? 'cbc,cpsat').split(',').map((x) => x.trim()));
@@ -141,11 +146,15 @@ async function solveWithCbc(request: ScheduleRequest, limitS: number): Promise<S
 }
 
 /** CP-SAT on every subproblem of the request, in a child process (bench/cpsat.ts) so that its peak memory is its own. */
-function solveWithCpsat(job: Job, limitS: number): SameModelFigures | { error: string } {
-  const run = spawnSync(process.execPath, ['--max-old-space-size=8192', join(here, 'cpsat.js'), job.arg, String(limitS)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
+function solveWithCpsat(job: Job, limitS: number, roster?: string): SameModelFigures | { error: string } {
+  const run = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=8192', join(here, 'cpsat.js'), ...(roster ? ['--start', roster] : []), job.arg, String(limitS)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    },
+  );
   try {
     return JSON.parse(run.stdout.trim().split('\n').pop() ?? '') as SameModelFigures;
   } catch {
@@ -160,7 +169,7 @@ const selection = { only: values.only, curtois: values.curtois, noCurtois: value
 const jobs = [...jobs21(selection), ...(values['no-families'] ? [] : [...jobsRules(selection), ...jobsWishes(selection)])];
 const others = [...(solvers.has('cbc') ? [{ name: 'CBC', limit: cbcLimit }] : []), ...(solvers.has('cpsat') ? [{ name: 'CP-SAT', limit: cpsatLimit }] : [])];
 console.log(
-  `Ours: time limit ${ourLimit} s, first solve in a fresh process. ${others.map((o) => `${o.name}: ${o.limit} s`).join(', ')} per instance on the same models.\n`,
+  `Ours: time limit ${ourLimit} s, first solve in a fresh process. ${others.map((o) => `${o.name}: ${o.limit} s`).join(', ')} per instance on the same models.${fromOurs ? ' CP-SAT starts from our schedule.' : ''}\n`,
 );
 const block = (who: string): string => `${who}: time | filled | bound | staffed | wishes | sum sq. | its bound | peak`;
 console.log(`| instance | ${[block('ours'), ...others.map((o) => block(o.name))].join(' | ')} | coverage |`);
@@ -175,12 +184,16 @@ const theirCells = (f: SameModelFigures | { error: string }): string =>
 const remarks = (name: string, f: SameModelFigures | { error: string }): string =>
   'error' in f
     ? ''
-    : `${f.problems ? ` (${name}: ${f.problems} subproblems break a rule)` : ''}${f.unsolved ? ` (${name}: no integer solution for coverage in ${f.unsolved} subproblems)` : ''}${f.kept ? ` (${name}: ${f.kept} later levels found none; the level before's schedule kept)` : ''}`;
+    : `${f.problems ? ` (${name}: ${f.problems} subproblems break a rule)` : ''}${f.unsolved ? ` (${name}: no integer solution for coverage in ${f.unsolved} subproblems)` : ''}${f.kept ? ` (${name}: ${f.kept} later levels found none; the level before's schedule kept)` : ''}${f.started !== undefined ? ` (${name}: started from ours in ${f.started} subproblems)` : ''}`;
 const raw: Array<{ name: string; ours: Figures | { error: string }; cbc?: SameModelFigures; cpsat?: SameModelFigures | { error: string } }> = [];
+const scratch = mkdtempSync(join(tmpdir(), 'vs-bench-'));
 for (const job of jobs) {
-  const measured = measure(job, 'highs', ourLimit);
+  const roster = fromOurs ? join(scratch, 'roster.json') : undefined;
+  if (roster) rmSync(roster, { force: true });
+  const measured = measure(job, 'highs', ourLimit, undefined, roster);
+  const started = roster && measured.ok && existsSync(roster) ? roster : undefined;
   const cbc = solvers.has('cbc') ? await solveWithCbc(requestFor(job.arg), cbcLimit) : undefined;
-  const cpsat = solvers.has('cpsat') ? solveWithCpsat(job, cpsatLimit) : undefined;
+  const cpsat = solvers.has('cpsat') ? solveWithCpsat(job, cpsatLimit, started) : undefined;
   raw.push({ name: job.name, ours: measured.ok ? measured.figures : { error: measured.error }, ...(cbc ? { cbc } : {}), ...(cpsat ? { cpsat } : {}) });
   const o = measured.ok ? measured.figures : undefined;
   const theirs = [...(cbc ? [{ name: 'CBC', f: cbc }] : []), ...(cpsat ? [{ name: 'CP-SAT', f: cpsat }] : [])];
@@ -198,4 +211,5 @@ for (const job of jobs) {
   const ours = `${o ? (o.wall_ms / 1000).toFixed(2) : '?'} s | ${cell(o?.filled)} | ${cell(o?.bound)} | ${cell(o?.fully_staffed)} | ${wishCell(o?.wishes)} | ${cell(o?.sum_squared_hours)} | ${cell(o?.sum_squares_bound)} | ${cell(o?.peak_mb)} MB`;
   console.log(`| ${job.name} | ${[ours, ...theirs.map((t) => theirCells(t.f))].join(' | ')} | ${verdict}${theirs.map((t) => remarks(t.name, t.f)).join('')} |`);
 }
+rmSync(scratch, { recursive: true, force: true });
 if (values.json) writeFileSync(values.json, JSON.stringify(raw, null, 2));

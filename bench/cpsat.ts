@@ -6,15 +6,18 @@
 // before (or the greedy fill, for the first) as its solution hint.
 //
 // Run by bench/cbc.ts in a child process per instance, so that its peak memory is CP-SAT's:
-//   node dist/bench/cpsat.js <generated name | request.json> <seconds>
+//   node dist/bench/cpsat.js [--start roster.json] <generated name | request.json> <seconds>
+// With --start (a schedule as bench/solve-one.ts --roster writes it), CP-SAT starts from that
+// schedule instead of the greedy fill: it is asked to improve on it, level by level.
 // prints one JSON line of SameModelFigures.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { requestFor } from './generate.js';
-import { solveSameModel, type LevelSolver, type LevelTask, type SolverRun } from './same-model.js';
+import { solveSameModel, type LevelSolver, type LevelTask, type SolverRun, type StartEntry } from './same-model.js';
 
 /** The or-tools-wasm release used (OR-Tools 9.15). */
 export const OR_TOOLS_WASM = 'or-tools-wasm@0.9.1';
@@ -108,10 +111,12 @@ export async function cpsatSolver(): Promise<LevelSolver> {
 }
 
 async function main(): Promise<void> {
-  const [spec, limit = '300'] = process.argv.slice(2);
-  if (!spec) throw new Error('usage: cpsat <generated name | request.json> [seconds]');
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { start: { type: 'string' } } });
+  const [spec, limit = '300'] = positionals;
+  if (!spec) throw new Error('usage: cpsat [--start roster.json] <generated name | request.json> [seconds]');
   if (!ensureOrTools()) process.exit(2);
-  const figures = await solveSameModel(requestFor(spec), Number(limit), await cpsatSolver());
+  const start = values.start ? (JSON.parse(readFileSync(values.start, 'utf8')) as StartEntry[]) : undefined;
+  const figures = await solveSameModel(requestFor(spec), Number(limit), await cpsatSolver(), start);
   console.log(JSON.stringify(figures));
   // The WebAssembly runtime keeps worker threads alive.
   process.exit(0);

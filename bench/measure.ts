@@ -55,8 +55,14 @@ export function jobsWishes(o: JobSelection): Job[] {
 }
 
 /** Measures one instance in a fresh process; `root` loads the service from another checkout's dist/. */
-export function measure(job: Job, backend: string, limit: string, root?: string): { ok: true; figures: Figures } | { ok: false; error: string } {
-  const args = ['--max-old-space-size=4096', solveOne, ...(root ? ['--root', root] : []), job.arg, backend, limit];
+export function measure(
+  job: Job,
+  backend: string,
+  limit: string,
+  root?: string,
+  roster?: string,
+): { ok: true; figures: Figures } | { ok: false; error: string } {
+  const args = ['--max-old-space-size=4096', solveOne, ...(root ? ['--root', root] : []), ...(roster ? ['--roster', roster] : []), job.arg, backend, limit];
   const run = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 26 });
   const line = run.stdout.trim().split('\n').pop() ?? '';
   try {

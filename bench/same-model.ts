@@ -9,12 +9,12 @@
 //
 // Time: `limitS` per instance, split among subproblems by candidate pairs; within a subproblem
 // coverage has two thirds, and each later level a share of what is left (fairness the most).
-import { loadsOf, prepare } from '../src/engine/candidates.js';
+import { loadsOf, prepare, type Prepared } from '../src/engine/candidates.js';
 import { columnValues, formulate, type Formulation } from '../src/engine/formulate.js';
 import { bestGreedyFill, checkAssignment } from '../src/engine/greedy.js';
 import type { MipModel, Objective } from '../src/engine/mip-model.js';
-import { decompose } from '../src/engine/subproblem.js';
-import { normalizeRequest } from '../src/input/problem.js';
+import { decompose, type Subproblem } from '../src/engine/subproblem.js';
+import { normalizeRequest, type Problem } from '../src/input/problem.js';
 import type { ScheduleRequest } from '../src/types/schema-types.js';
 
 /** One level solved by the other solver. */
@@ -44,6 +44,13 @@ export interface LevelTask {
 
 export type LevelSolver = (task: LevelTask) => Promise<SolverRun>;
 
+/** One assignment of a schedule to start from (a result's roster entry: who fills which group's slot of which shift). */
+export interface StartEntry {
+  volunteer_id: string;
+  shift_id: string;
+  group: string | null;
+}
+
 export interface SameModelFigures {
   /** Wall time summed over the solver's runs. */
   ms: number;
@@ -62,6 +69,8 @@ export interface SameModelFigures {
   problems: number;
   /** The wishes the schedule meets, counted as bench/solve-one.ts counts ours (locks included). */
   wishes: { avoided: number; hours_below_min: number; preferred: number };
+  /** With a start schedule: subproblems that started from it (the others, where it breaks a rule of the model, from the greedy fill). */
+  started?: number;
 }
 
 /** The 0/1 pair vector of a solution. */
@@ -69,14 +78,34 @@ function pairsOf(f: Formulation, run: SolverRun): Uint8Array {
   return Uint8Array.from({ length: f.numPairs }, (_, j) => (run.value(j) > 0.5 ? 1 : 0));
 }
 
-/** `solve` on every subproblem of the request, level by level, within `limitS` seconds in all. */
-export async function solveSameModel(request: ScheduleRequest, limitS: number, solve: LevelSolver): Promise<SameModelFigures> {
+/** The candidate pairs of subproblem `p` a start schedule assigns (its locked entries are not candidates); undefined when it breaks a rule. */
+function startPairs(problem: Problem, sub: Subproblem, p: Prepared, entries: readonly StartEntry[]): Uint8Array | undefined {
+  const key = (volunteer: number, shift: number, group: string | null): string => `${volunteer}\u0000${shift}\u0000${group ?? ''}`;
+  const volunteerIndex = new Map(problem.volunteers.map((v) => [v.id, v.index]));
+  const shiftIndex = new Map(problem.shifts.map((s) => [s.id, s.index]));
+  const assigned = new Set(entries.map((e) => key(volunteerIndex.get(e.volunteer_id) ?? -1, shiftIndex.get(e.shift_id) ?? -1, e.group)));
+  const x = Uint8Array.from(p.candShift, (slot, pair) => {
+    const s = sub.shifts[slot]!;
+    return assigned.has(key(sub.volunteers[p.candVolunteer[pair]!]!.index, s.index, s.group)) ? 1 : 0;
+  });
+  return checkAssignment(p, x) === undefined ? x : undefined;
+}
+
+/**
+ * `solve` on every subproblem of the request, level by level, within `limitS` seconds in all.
+ * With `start` (a schedule, e.g. our engine's roster), every level's first hint is that schedule
+ * rather than the greedy fill: the other solver is asked to improve on it.
+ */
+export async function solveSameModel(request: ScheduleRequest, limitS: number, solve: LevelSolver, start?: readonly StartEntry[]): Promise<SameModelFigures> {
   const problem = normalizeRequest(request);
   const filledKind = new Map<string, number>();
   const kind = (shift: number, group: string): string => `${shift}\u0000${group}`;
+  let started = 0;
   const subs = decompose(problem).map((sub) => {
     const p = prepare(sub);
-    const x = bestGreedyFill(p);
+    const given = start ? startPairs(problem, sub, p, start) : undefined;
+    if (given) started++;
+    const x = given ?? bestGreedyFill(p);
     return { sub, p, start: x, f: formulate(p, loadsOf(p, x)) };
   });
   const totalPairs = Math.max(
@@ -96,6 +125,7 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     statuses: [],
     problems: 0,
     wishes: { avoided: 0, hours_below_min: 0, preferred: 0 },
+    ...(start ? { started } : {}),
   };
   // Every volunteer's shifts (request indexes): the locks, then what the solver assigns.
   const shiftsOf = problem.volunteers.map(() => new Set<number>());

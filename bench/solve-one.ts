@@ -3,6 +3,7 @@
 // one JSON line of figures. With --root <checkout>, the service code is loaded from that
 // checkout's dist/ instead of this one's (bench/compare.ts measures a baseline that way); the
 // figures are computed here, the same way for both.
+import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,6 +11,7 @@ import { parseArgs } from 'node:util';
 import type { SubproblemDiagnostics } from '../src/engine/solve-subproblem.js';
 import type { Diagnostics, ScheduleRequest, ScheduleResult } from '../src/types/schema-types.js';
 import { generatedInstance, requestFor } from './generate.js';
+import type { StartEntry } from './same-model.js';
 import { checkSchedule } from './schedule-checker.js';
 
 /** The one JSON line this prints (bench/run.ts and bench/compare.ts read it). */
@@ -96,6 +98,16 @@ async function loadService(root: string): Promise<Service> {
   };
 }
 
+/** A result's assignments as roster entries: its roster (2.2), or assigned_shifts with each volunteer's own group (2.1). */
+function rosterOf(request: ScheduleRequest, result: ScheduleResult): StartEntry[] {
+  const roster = (result as Partial<ScheduleResult>).roster;
+  if (roster) return roster.map((e) => ({ volunteer_id: e.volunteer_id, shift_id: e.shift_id, group: e.group }));
+  const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
+  return Object.entries(result.assigned_shifts).flatMap(([shift_id, vs]) =>
+    vs.map((volunteer_id) => ({ volunteer_id, shift_id, group: groupOf.get(volunteer_id) ?? null })),
+  );
+}
+
 /** Slots demanded and filled, overall and per priority. A slot is filled by a roster entry of its group (2.2), or by a member of the group (2.1, no roster). */
 function coverage(request: ScheduleRequest, result: ScheduleResult) {
   const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
@@ -147,7 +159,7 @@ function fairnessGap(subs: SubproblemDiagnostics[] | undefined): number | null {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' }, roster: { type: 'string' } } });
   const [spec, backend = 'highs', limit = '10'] = positionals;
   if (!spec) throw new Error('usage: solve-one [--root CHECKOUT] <generated name | path.json> [backend] [time limit]');
   const request = requestFor(spec);
@@ -209,6 +221,8 @@ async function main(): Promise<void> {
     unproven: [...new Set((subs ?? []).flatMap((s) => (s.levels ?? []).filter((l) => !l.proven && l.name !== 'fairness').map((l) => l.name)))],
     fairness_gap: fairnessGap(subs),
   };
+  // --roster FILE: the schedule itself (who fills which group's slot of which shift), for bench:cbc's --start ours.
+  if (values.roster) writeFileSync(values.roster, JSON.stringify(rosterOf(request, result)));
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 

@@ -5,9 +5,10 @@
 import { expect } from 'chai';
 import { modelRequest } from '../../bench/cpsat.js';
 import { generatedInstance } from '../../bench/generate.js';
-import { solveSameModel, type LevelSolver, type LevelTask, type SolverRun } from '../../bench/same-model.js';
+import { solveSameModel, type LevelSolver, type LevelTask, type SolverRun, type StartEntry } from '../../bench/same-model.js';
 import { loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { MipModel } from '../../src/engine/mip-model.js';
+import { solve } from '../helpers/engine.js';
 
 type HighsSolution = { Status: string; ObjectiveValue: number; Columns: Record<string, { Primal: number }> };
 type HighsSolve = (lp: string, options: Record<string, unknown>) => HighsSolution;
@@ -65,6 +66,36 @@ describe('bench: another solver on our models, level by level', function () {
     // Fairness ran, with the kept schedule's staffing held, in every subproblem that has candidates.
     expect(figures.statuses.filter((s) => s.startsWith('fair:')).every((s) => s === 'fair:Optimal')).to.equal(true, figures.statuses.join(', '));
     expect(figures.sumSquaresBound).to.be.closeTo(figures.sumSquares, 1e-3);
+  });
+
+  it('with a start schedule, every subproblem starts from it: a solver that keeps its hint reports the engine’s own figures', async () => {
+    const { result } = await solve(festival);
+    const start = (result.roster as StartEntry[]).map(({ volunteer_id, shift_id, group }) => ({ volunteer_id, shift_id, group }));
+    const hours = new Map<string, number>();
+    for (const s of festival.unassigned_shifts) hours.set(s.id, (Date.parse(s.end) - Date.parse(s.start)) / 3_600_000);
+    let squares = 0;
+    for (const v of Object.values(result.volunteers as Record<string, { assigned_hours: number }>)) squares += v.assigned_hours ** 2;
+    // Returns its hint as its solution: the figures are then those of the schedule it started from.
+    const keepsHint: LevelSolver = (task) =>
+      Promise.resolve({
+        status: 'hint',
+        objective: task.objective.costs.reduce((t, c, j) => t + c * task.hint[j]!, 0),
+        bound: null,
+        value: (col) => task.hint[col] ?? 0,
+        ms: 1,
+        peakMb: 0,
+      });
+    const figures = await solveSameModel(festival, 10, keepsHint, start);
+    const subproblems = figures.statuses.filter((s) => s.startsWith('fair:')).length;
+    expect(subproblems).to.be.greaterThan(1);
+    expect(figures.started).to.equal(subproblems);
+    expect(figures).to.include({ filled: 85, fullyStaffed: result.summary.fully_staffed_shifts, sumSquares: squares, problems: 0 });
+    // A start that breaks a rule (one volunteer on every shift of their group) is not taken: the greedy fill is.
+    const v = festival.volunteers[0]!;
+    const broken = festival.unassigned_shifts.filter((s) => v.group in s.required_groups).map((s) => ({ volunteer_id: v.id, shift_id: s.id, group: v.group }));
+    const fallback = await solveSameModel(festival, 10, keepsHint, broken);
+    expect(fallback.started).to.equal(subproblems - 1);
+    expect(fallback.problems).to.equal(0);
   });
 
   it('hands CP-SAT the model with the held rows’ bounds, free rows left out, and a complete hint', () => {
