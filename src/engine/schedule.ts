@@ -143,7 +143,7 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
  * Largest first, so the lanes' work ends together; at most `lanes` at a time, each given its
  * slice of the time left (budget.ts divides it).
  */
-async function solveInLanes(
+export async function solveInLanes(
   subs: Subproblem[],
   weight: number[],
   lanes: number,
@@ -154,15 +154,22 @@ async function solveInLanes(
   const results = new Array<SubproblemResult>(subs.length);
   let unstarted = weight.reduce((a, b) => a + b, 0);
   let next = 0;
-  const lane = async (): Promise<void> => {
+  // When each running subproblem's slice ends (epoch ms), by lane: the time they may still use.
+  const ends = new Map<number, number>();
+  const lane = async (id: number): Promise<void> => {
     while (next < order.length) {
       const i = order[next++]!;
-      const slice = subproblemSlice(budget, lanes, weight[i]!, unstarted);
+      const now = budget.now();
+      let committed = 0;
+      for (const [other, end] of ends) if (other !== id) committed += Math.max(0, Math.min(end, budget.deadline) - now);
+      const slice = subproblemSlice(budget, lanes, weight[i]!, unstarted, committed);
       unstarted -= weight[i]!;
+      ends.set(id, now + slice.ms);
       results[i] = await solve(subs[i]!, slice);
+      ends.delete(id);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(lanes, subs.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(lanes, subs.length) }, (_, id) => lane(id)));
   return results;
 }
 
