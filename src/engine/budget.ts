@@ -111,6 +111,8 @@ export interface BudgetSlice {
  * ones' time taken off, each was given the other lanes' time as well: when every subproblem used
  * all of its slice, the last ones got a fraction of their share (a scarce festival's smallest
  * group, solved last, had 0.6 s where its share was 1.2 s and left a slot it fills in 0.5 s).
+ * Still not exact when fewer subproblems are left than lanes: three equal ones on two lanes
+ * get 2/3, 2/3 and 1/3 of the limit (a lane then idles; the division does not look ahead).
  */
 export function subproblemSlice(budget: Budget, lanes: number, weight: number, unstartedWeight: number, committedMs = 0): BudgetSlice {
   const left = budget.remainingMs();

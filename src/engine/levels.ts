@@ -209,8 +209,8 @@ export interface ObjectiveLevel {
   windowsPhase?: PhaseName;
   /**
    * This level's windows for pass `pass` (as marks per candidate pair), when they are not the
-   * default ones (windows of volunteers and of time, alternately, of WINDOW_PAIRS pairs); none
-   * (or one) ends the search.
+   * default ones (windows of volunteers and of time, alternately, of WINDOW_PAIRS pairs). Fewer
+   * than two at the first pass: no search; a pass with none gains nothing (two such end it).
    */
   windowsOf?(s: LevelState, pass: number, bound: number): Uint8Array[];
   /** The most candidate pairs a window of this level holds (diagnostics say it; default WINDOW_PAIRS). */
@@ -799,10 +799,11 @@ class LevelRunner {
         // Pairs outside the window stay as they are; every other column (staffing, fairness pieces,
         // locks) stays free, but for the slot kinds fully staffed that the level keeps so.
         const values = this.restrict(s.values);
-        const sub = model.fixedExcept(values, (j) => (j >= p.candShift.length && !(keepFull.has(j) && values[j]! > 0.5)) || inWindow[j] === 1, rowBounds);
+        const free = (j: number): boolean => (j >= p.candShift.length && !(keepFull.has(j) && values[j]! > 0.5)) || inWindow[j] === 1;
+        const sub = model.fixedExcept(values, free, rowBounds);
         const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
         let constant = 0;
-        for (let j = 0; j < model.numCols; j++) if (!(j >= p.candShift.length || inWindow[j] === 1)) constant += objective.costs[j]! * values[j]!;
+        for (let j = 0; j < model.numCols; j++) if (!free(j)) constant += objective.costs[j]! * values[j]!;
         const request = level.mipRequest(bound);
         const session = this.backend.open(sub.model);
         try {

@@ -164,9 +164,14 @@ export async function solveInLanes(
       for (const [other, end] of ends) if (other !== id) committed += Math.max(0, Math.min(end, budget.deadline) - now);
       const slice = subproblemSlice(budget, lanes, weight[i]!, unstarted, committed);
       unstarted -= weight[i]!;
+      // From dispatch: a subproblem queued behind another request's on a shared pool starts its
+      // clock later, so what it still holds is counted a little short then.
       ends.set(id, now + slice.ms);
-      results[i] = await solve(subs[i]!, slice);
-      ends.delete(id);
+      try {
+        results[i] = await solve(subs[i]!, slice);
+      } finally {
+        ends.delete(id);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(lanes, subs.length) }, (_, id) => lane(id)));

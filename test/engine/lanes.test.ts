@@ -73,6 +73,11 @@ describe('engine: the time of a request divided among its subproblems', () => {
     expect(seen[2]).to.deep.equal([5_000, 5_000]);
   });
 
+  it('known limit: with fewer subproblems left than lanes the division does not look ahead (three equal ones on two lanes: 2/3, 2/3, 1/3)', async () => {
+    const seen = await simulate([1, 1, 1], 2, 9_000);
+    expect(seen.map(([, ms]) => Math.round(ms))).to.deep.equal([6_000, 6_000, 3_000]);
+  });
+
   it('time a subproblem leaves unused goes to the ones after it', async () => {
     let now = 0;
     const budget = new Budget(10_000, () => now);

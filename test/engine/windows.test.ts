@@ -134,8 +134,14 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
               expect(inside === 0 || inside === p.byVolunteer[v]!.length).to.equal(true);
               if (busiest.includes(v)) expect(inside).to.equal(p.byVolunteer[v]!.length);
             }
-            expect(marks.reduce((t, m) => t + m, 0)).to.be.at.most(Math.max(maxPairs, heads));
+            const size = marks.reduce((t, m) => t + m, 0);
+            expect(size).to.be.at.most(Math.max(maxPairs, heads));
+            // Others join the busiest: no volunteer left out would still fit.
+            for (const v of candidates) if (marks[p.byVolunteer[v]![0]!] === 0) expect(size + p.byVolunteer[v]!.length).to.be.above(maxPairs);
           }
+          // Each window of a pass draws its others in an order of its own.
+          const others = candidates.filter((v) => !busiest.includes(v) && heads + p.byVolunteer[v]!.length <= maxPairs);
+          if (others.length >= 8) expect(new Set(windows.map((w) => w.join(''))).size).to.be.greaterThan(1);
           expect(busyWindows(p, x, { maxPairs, heads: 3, count: 4 }, pass)).to.deep.equal(windows);
         }),
         { numRuns: 15 },
