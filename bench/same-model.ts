@@ -78,15 +78,20 @@ function pairsOf(f: Formulation, run: SolverRun): Uint8Array {
   return Uint8Array.from({ length: f.numPairs }, (_, j) => (run.value(j) > 0.5 ? 1 : 0));
 }
 
-/** The candidate pairs of subproblem `p` a start schedule assigns (its locked entries are not candidates); undefined when it breaks a rule. */
-function startPairs(problem: Problem, sub: Subproblem, p: Prepared, entries: readonly StartEntry[]): Uint8Array | undefined {
-  const key = (volunteer: number, shift: number, group: string | null): string => `${volunteer}\u0000${shift}\u0000${group ?? ''}`;
+const startKey = (volunteer: number, shift: number, group: string | null): string => `${volunteer}\u0000${shift}\u0000${group ?? ''}`;
+
+/** A start schedule's entries as keys of (volunteer, shift, group) by request index, for startPairs. */
+function startKeys(problem: Problem, entries: readonly StartEntry[]): Set<string> {
   const volunteerIndex = new Map(problem.volunteers.map((v) => [v.id, v.index]));
   const shiftIndex = new Map(problem.shifts.map((s) => [s.id, s.index]));
-  const assigned = new Set(entries.map((e) => key(volunteerIndex.get(e.volunteer_id) ?? -1, shiftIndex.get(e.shift_id) ?? -1, e.group)));
+  return new Set(entries.map((e) => startKey(volunteerIndex.get(e.volunteer_id) ?? -1, shiftIndex.get(e.shift_id) ?? -1, e.group)));
+}
+
+/** The candidate pairs of subproblem `p` a start schedule (startKeys) assigns (its locked entries are not candidates); undefined when it breaks a rule. */
+function startPairs(sub: Subproblem, p: Prepared, assigned: ReadonlySet<string>): Uint8Array | undefined {
   const x = Uint8Array.from(p.candShift, (slot, pair) => {
     const s = sub.shifts[slot]!;
-    return assigned.has(key(sub.volunteers[p.candVolunteer[pair]!]!.index, s.index, s.group)) ? 1 : 0;
+    return assigned.has(startKey(sub.volunteers[p.candVolunteer[pair]!]!.index, s.index, s.group)) ? 1 : 0;
   });
   return checkAssignment(p, x) === undefined ? x : undefined;
 }
@@ -101,9 +106,10 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
   const filledKind = new Map<string, number>();
   const kind = (shift: number, group: string): string => `${shift}\u0000${group}`;
   let started = 0;
+  const assigned = start ? startKeys(problem, start) : undefined;
   const subs = decompose(problem).map((sub) => {
     const p = prepare(sub);
-    const given = start ? startPairs(problem, sub, p, start) : undefined;
+    const given = assigned ? startPairs(sub, p, assigned) : undefined;
     if (given) started++;
     const x = given ?? bestGreedyFill(p);
     return { sub, p, start: x, f: formulate(p, loadsOf(p, x)) };

@@ -6,7 +6,7 @@
 // level is one more entry in LEVELS: its objective, the row that holds it, its value and bound.
 import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
-import type { Prepared } from './candidates.js';
+import { loadsOf, type Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, PREVIOUS_BIAS, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveStaffing, improveWishes } from './local-search.js';
@@ -207,14 +207,14 @@ export interface ObjectiveLevel {
    * with every other pair fixed (LevelRunner.windows), in this phase.
    */
   windowsPhase?: PhaseName;
-  /**
-   * This level's windows for pass `pass` (as marks per candidate pair), when they are not the
-   * default ones (windows of volunteers and of time, alternately, of WINDOW_PAIRS pairs). Fewer
-   * than two at the first pass: no search; a pass with none gains nothing (two such end it).
-   */
-  windowsOf?(s: LevelState, pass: number, bound: number): Uint8Array[];
-  /** The most candidate pairs a window of this level holds (diagnostics say it; default WINDOW_PAIRS). */
+  /** The most candidate pairs a window of this level holds (default WINDOW_PAIRS). */
   windowsSize?(p: Prepared): number;
+  /**
+   * This level's windows for pass `pass` (as marks per candidate pair, at most `size` pairs
+   * each), when they are not the default ones (windows of volunteers and of time, alternately).
+   * Fewer than two at the first pass: no search; a pass with none gains nothing (two such end it).
+   */
+  windowsOf?(s: LevelState, pass: number, bound: number, size: number): Uint8Array[];
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
   /**
@@ -353,10 +353,6 @@ export const staffingLevel: ObjectiveLevel = {
   mipPhase: 'staffing',
   windowsPhase: 'staffing_lns',
   windowsSize: staffingWindowPairs,
-  windowsOf: (s, pass) => {
-    const size = staffingWindowPairs(s.p);
-    return pass % 2 === 0 ? volunteerWindows(s.p, size, pass) : shiftWindows(s.p, size);
-  },
   refines: true,
   beforeWishes: true,
   mipBias: (f) => f.wishes.previousBias,
@@ -489,9 +485,9 @@ export const fairnessLevel: ObjectiveLevel = {
   windowsShare: FAIRNESS_LNS_SHARE,
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
   windowsKeepFull: true,
-  windowsOf: (s, pass, bound) =>
+  windowsOf: (s, pass, bound, size) =>
     fairnessObjective(s.f, s.values) > bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL
-      ? busyWindows(s.p, s.x, { maxPairs: FAIRNESS_WINDOW_PAIRS, heads: FAIRNESS_WINDOW_HEADS, count: FAIRNESS_WINDOWS_PER_PASS }, pass)
+      ? busyWindows(s.p, s.x, { maxPairs: size, heads: FAIRNESS_WINDOW_HEADS, count: FAIRNESS_WINDOWS_PER_PASS }, pass)
       : [],
   refines: true,
   maxSolverCols: MAX_FAIRNESS_SOLVER_COLS,
@@ -778,8 +774,9 @@ class LevelRunner {
   private windows(level: ObjectiveLevel, held: readonly ObjectiveLevel[], objective: Objective, rowBounds: Map<number, [number, number]>, bound: number): void {
     const { s } = this;
     const { p } = s;
+    const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
     const windowsOf = (pass: number): Uint8Array[] =>
-      level.windowsOf ? level.windowsOf(s, pass, bound) : pass % 2 === 0 ? volunteerWindows(p, WINDOW_PAIRS, pass) : shiftWindows(p, WINDOW_PAIRS);
+      level.windowsOf ? level.windowsOf(s, pass, bound, size) : pass % 2 === 0 ? volunteerWindows(p, size, pass) : shiftWindows(p, size);
     const budget = s.budget.share(level.windowsShare ?? level.mipShare);
     if (windowsOf(0).length < 2 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
     const started = s.budget.now();
@@ -839,7 +836,6 @@ class LevelRunner {
         : budget.expired()
           ? 'timedout'
           : 'feasible';
-    const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
     const change = Math.round((after - before) * 1e4) / 1e4;
     const text = `${solves} windows of at most ${size} candidate pairs re-solved with the rest fixed, ${passes} passes: ${change >= 0 ? '+' : ''}${change}`;
     s.phases.push({
@@ -1082,8 +1078,7 @@ function seededShuffle<T>(items: T[], seed: number): T[] {
 export function busyWindows(p: Prepared, x: Uint8Array, o: { maxPairs: number; heads: number; count: number }, pass: number): Uint8Array[] {
   const total = p.candShift.length;
   if (total <= o.maxPairs) return [];
-  const load = Float64Array.from(p.lockedHours);
-  for (let pair = 0; pair < total; pair++) if (x[pair]) load[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
+  const load = loadsOf(p, x);
   const busiest = Array.from({ length: p.sub.volunteers.length }, (_, v) => v)
     .filter((v) => p.byVolunteer[v]!.length > 0)
     .sort((a, b) => load[b]! - load[a]! || a - b);
