@@ -29,10 +29,12 @@ export type PhaseName =
   | 'greedy'
   | 'augment'
   | 'coverage_lp'
+  | 'coverage_rins'
   | 'coverage'
   | 'coverage_lns'
   | 'staffing_moves'
   | 'staffing_lp'
+  | 'staffing_rins'
   | 'staffing'
   | 'staffing_lns'
   | 'wishes'
@@ -47,6 +49,7 @@ export type PhaseName =
   | 'balance'
   | 'fairness_bound'
   | 'fairness_lp'
+  | 'fairness_rins'
   | 'fairness'
   | 'fairness_lns';
 
@@ -123,6 +126,13 @@ export const FAIRNESS_LNS_GAP = 0.005;
 export const FAIRNESS_LNS_SHARE = 0.5;
 /** Integer objectives: a bound within this of an integer counts as that integer. */
 const INTEGER_TOL = 1e-6;
+/** A pair whose value in the LP's optimum is within this of the schedule's agrees with it (LevelRunner.rins). */
+const RINS_TOL = 1e-6;
+/**
+ * RINS runs only while the pairs the LP and the schedule disagree on are at most this share of
+ * the subproblem's (more, and the sub-MIP is the MIP itself).
+ */
+export const RINS_MAX_FREE = 0.5;
 /** Real objectives: a change smaller than this is no improvement. */
 const REAL_TOL = 1e-9;
 
@@ -215,6 +225,13 @@ export interface ObjectiveLevel {
    * Fewer than two at the first pass: no search; a pass with none gains nothing (two such end it).
    */
   windowsOf?(s: LevelState, pass: number, bound: number, size: number): Uint8Array[];
+  /**
+   * After its LP, before its MIP: the MIP over the pairs where the LP's optimum and the schedule
+   * disagree, every other pair fixed as both have it, in this phase (LevelRunner.rins).
+   */
+  rinsPhase?: PhaseName;
+  /** RINS after the MIP rather than before it (where the MIP itself often proves the level soon). */
+  rinsAfterMip?: boolean;
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
   /**
@@ -292,6 +309,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     ...(single ? {} : { priority }),
     lpPhase: 'coverage_lp',
     mipPhase: 'coverage',
+    rinsPhase: 'coverage_rins',
     // The classes share coverage's time: each the coverage share of what is left.
     mipShare: MIP_SHARES.coverage,
     windowsPhase: 'coverage_lns',
@@ -351,6 +369,7 @@ export const staffingLevel: ObjectiveLevel = {
   mipRequest: (bound) => ({ ...maximizeCount.mipRequest(bound), stallIterations: STALL_ITERATIONS }),
   lpPhase: 'staffing_lp',
   mipPhase: 'staffing',
+  rinsPhase: 'staffing_rins',
   windowsPhase: 'staffing_lns',
   windowsSize: staffingWindowPairs,
   refines: true,
@@ -481,6 +500,8 @@ const PACKING_SHARE = 0.15;
 export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
+  rinsPhase: 'fairness_rins',
+  rinsAfterMip: true,
   windowsPhase: 'fairness_lns',
   windowsShare: FAIRNESS_LNS_SHARE,
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
@@ -726,6 +747,7 @@ class LevelRunner {
       return { proven, bound };
     }
     let lpFinished = true;
+    let relaxed: Float64Array | undefined;
     if (!proven && level.part) {
       const part = level.part(s);
       if (part) {
@@ -738,13 +760,20 @@ class LevelRunner {
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
       proven = level.proven(level.value(s, s.values), bound);
       lpFinished = lp?.status === 'optimal';
+      relaxed = lp?.relaxed;
     }
+    const bias = level.mipBias?.(s.f);
+    const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
+    const rins = (): void => {
+      if (proven || !lpFinished || !relaxed || !level.rinsPhase) return;
+      this.rins(level, held, biased, rowBounds, bound, relaxed);
+      proven = level.proven(level.value(s, s.values), bound);
+    };
+    if (!level.rinsAfterMip) rins();
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
-      const bias = level.mipBias?.(s.f);
-      const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
       const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...level.mipRequest(bound) }, level.mipShare);
       if (outcome) {
         const accepted = this.accept(outcome, level, held);
@@ -754,9 +783,8 @@ class LevelRunner {
         proven = (outcome.status === 'optimal' && (accepted || asGood)) || level.proven(level.value(s, s.values), bound);
       }
     }
+    if (level.rinsAfterMip) rins();
     if (!proven && level.windowsPhase) {
-      const bias = level.mipBias?.(s.f);
-      const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
       this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
     }
@@ -848,6 +876,76 @@ class LevelRunner {
       ms: s.budget.now() - started,
       note: text,
     });
+  }
+
+  /**
+   * Relaxation induced neighbourhood search (Danna, Rothberg and Le Pape's RINS) at the root:
+   * every candidate pair on which the level's LP optimum and the schedule agree is fixed as both
+   * have it, and the MIP re-solves the others (every other column stays free, the held levels
+   * held). HiGHS runs the same neighbourhood itself, but only after its root cuts, which on the
+   * scarce festivals take most of a level's time: there this MIP of a few hundred pairs reaches
+   * the coverage bound two to seven times sooner than the MIP over them all. It proves nothing
+   * about the whole; a better schedule is taken as the MIP's would be, and the MIP starts from it.
+   */
+  private rins(
+    level: ObjectiveLevel,
+    held: readonly ObjectiveLevel[],
+    objective: Objective,
+    rowBounds: Map<number, [number, number]>,
+    bound: number,
+    relaxed: Float64Array,
+  ): void {
+    const { s } = this;
+    if (this.on === 'wishes') return;
+    const pairs = s.p.candShift.length;
+    const values = this.restrict(s.values);
+    let disagree = 0;
+    for (let j = 0; j < pairs; j++) if (Math.abs(relaxed[j]! - values[j]!) > RINS_TOL) disagree++;
+    if (disagree === 0 || disagree > pairs * RINS_MAX_FREE) return;
+    const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;
+    const model = this.modelOn();
+    const sub = model.fixedExcept(values, free, rowBounds);
+    const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
+    let constant = 0;
+    for (let j = 0; j < model.numCols; j++) if (!free(j)) constant += objective.costs[j]! * values[j]!;
+    const request = level.mipRequest(bound);
+    const before = level.value(s, s.values);
+    const text = `the MIP over the ${disagree} of ${pairs} candidate pairs where the LP and the schedule disagree, the rest fixed`;
+    const session = this.backend.open(sub.model);
+    try {
+      const outcome = this.phase(
+        level.rinsPhase!,
+        {
+          objective: { sense: objective.sense, costs: pick(objective.costs) },
+          rowBounds: new Map(),
+          ...request,
+          ...(request.stopAt !== undefined ? { stopAt: request.stopAt - constant } : {}),
+          stallIterations: request.stallIterations ?? STALL_ITERATIONS,
+        },
+        level.mipShare,
+        { session, text, start: pick(values) },
+      );
+      if (!outcome) return;
+      if (outcome.values) {
+        const mapped = Float64Array.from(values);
+        sub.cols.forEach((j, k) => {
+          mapped[j] = outcome.values![k]!;
+        });
+        this.accept({ ...outcome, values: mapped, objective: outcome.objective === null ? null : outcome.objective + constant }, level, held, level.rinsPhase);
+      }
+      // The phase as the level sees it: the schedule's value and the level's bound (the sub-MIP's
+      // own status and bound are about the neighbourhood only).
+      const after = level.value(s, s.values);
+      const phase = s.phases[s.phases.length - 1]!;
+      phase.objective = after;
+      phase.bound = bound;
+      phase.gap = null;
+      if (phase.status === 'optimal' || phase.status === 'feasible') phase.status = level.proven(after, bound) ? 'optimal' : 'feasible';
+      const change = Math.round((after - before) * 1e4) / 1e4;
+      if (phase.status !== 'cancelled') phase.note = `${text}: ${change >= 0 ? '+' : ''}${change}`;
+    } finally {
+      session.dispose();
+    }
   }
 
   /**
@@ -958,7 +1056,7 @@ class LevelRunner {
     name: PhaseName,
     request: Omit<PhaseRequest, 'budget' | 'start'>,
     share: number,
-    own?: { session: SolverSession; text: string },
+    own?: { session: SolverSession; text: string; start?: Float64Array },
   ): PhaseOutcome | undefined {
     const { s } = this;
     if (s.budget.cancelled()) {
@@ -971,8 +1069,8 @@ class LevelRunner {
       return undefined;
     }
     const session = own ? own.session : this.sessionFor();
-    const start = own ? s.values : this.restrict(s.values);
-    const outcome = session.solve({ ...request, budget, ...(request.relaxation ? {} : { start }) });
+    const start = own ? own.start : this.restrict(s.values);
+    const outcome = session.solve({ ...request, budget, ...(request.relaxation || !start ? {} : { start }) });
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
     const cancelled = status !== 'optimal' && s.budget.cancelled();

@@ -326,11 +326,12 @@ export interface KeepWishes {
 }
 
 /**
- * Evens out hours without changing how many slots each shift has: transfers (a shift moves
- * from a busier to a less busy volunteer) and swaps (two volunteers exchange shifts of
- * different lengths), each strictly lowering the sum of squared hours, then chains (see
- * fairnessChains) unless `enough` says the schedule needs no more. With `keep`, a move is made
- * only when no wish ends less well met (fewer avoided, less short, more preferred).
+ * Evens out hours without filling fewer slots of any priority or staffing fewer slot kinds fully:
+ * transfers (a shift moves from a busier to a less busy volunteer), swaps (two volunteers
+ * exchange shifts of different lengths) and trade-downs (a volunteer gives up a shift for a
+ * shorter empty slot of the same priority), each strictly lowering the sum of squared hours, then
+ * chains (see fairnessChains) unless `enough` says the schedule needs no more. With `keep`, a
+ * move is made only when no wish ends less well met (fewer avoided, less short, more preferred).
  */
 export function improveFairness(
   p: Prepared,
@@ -400,6 +401,28 @@ export function improveFairness(
               break;
             }
           }
+        }
+      }
+    }
+    // Trade-downs: a volunteer gives up a shift for a shorter empty slot of the same priority
+    // (coverage per priority stays, and no slot kind stops being fully staffed that another does
+    // not start being): the same slots filled, fewer hours worked.
+    for (let v = 0; v < p.sub.volunteers.length; v++) {
+      if (budget.expired()) return st.x;
+      for (const o of [...st.assignedPairs(v)]) {
+        const s1 = p.candShift[o]!;
+        const lost = st.filled[s1]! >= p.demand[s1]! ? 1 : 0;
+        let best = -1;
+        for (const q of p.byVolunteer[v]!) {
+          const s2 = p.candShift[q]!;
+          if (st.x[q] || s2 === s1 || st.filled[s2]! >= p.demand[s2]! || p.slotClass[s2] !== p.slotClass[s1]) continue;
+          if (!(st.hoursOf(q) < (best >= 0 ? st.hoursOf(best) : st.hoursOf(o)) - EPS)) continue;
+          if ((st.filled[s2]! + 1 >= p.demand[s2]! ? 1 : 0) < lost || !st.canTake(q, o) || !keeps([o], [q])) continue;
+          best = q;
+        }
+        if (best >= 0) {
+          st.move([o], [best]);
+          improved = true;
         }
       }
     }

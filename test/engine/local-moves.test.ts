@@ -144,6 +144,36 @@ describe('engine: fairness chains in the local search', () => {
   });
 });
 
+describe('engine: fairness trade-downs in the local search', () => {
+  it('gives up a long shift for a shorter empty slot of the same priority: the same slots filled, fewer hours', () => {
+    // a alone holds the 6-hour s6; the 2-hour s2 is empty and a can take it instead (b can take
+    // neither). No transfer, swap or chain changes a's hours (a is the only one working); the
+    // trade leaves one slot filled and one shift fully staffed, as before, with 2 hours: 4 not 36.
+    const request = {
+      volunteers: [only('a', [6, 14]), only('b', [20, 22])],
+      unassigned_shifts: [shift('s6', 6, 12, { k: 1 }), shift('s2', 12, 14, { k: 1 })],
+    };
+    const { p, x } = crafted(request, [['a', 's6']]);
+    const after = improveFairness(p, x, budget());
+    expect(checkAssignment(p, after)).to.equal(undefined);
+    const m = measured(p, after);
+    expect(m.hours).to.deep.equal({ a: 2, b: 0 });
+    expect(m.filled).to.deep.equal({ s6: 0, s2: 1 });
+  });
+
+  it('never trades when a fully staffed shift would be lost for one that is not, nor across priorities', () => {
+    // s2 needs two: taking one of its slots would not staff it fully, while s6 would lose its
+    // only slot. And s2p (priority 3) is not the same priority as s6. The schedule stays.
+    const request = {
+      volunteers: [only('a', [6, 16])],
+      unassigned_shifts: [shift('s6', 6, 12, { k: 1 }), shift('s2', 12, 14, { k: 2 }), { ...shift('s2p', 14, 16, { k: 1 }), priority: 3 }],
+    };
+    const { p, x } = crafted(request, [['a', 's6']]);
+    const after = improveFairness(p, x, budget());
+    expect(measured(p, after).filled).to.deep.equal({ s6: 1, s2: 0, s2p: 0 });
+  });
+});
+
 describe('engine: coverage trades in the local search', () => {
   it('trades one long shift for two short open ones when hours are what limit a volunteer', () => {
     // a (at most 4 hours) holds the 4-hour s4; the 2-hour s2a and s2b are open and only a can

@@ -44,6 +44,8 @@ export interface PhaseOutcome {
   status: PhaseStatus;
   /** Column values of the best solution found (integral where required), if any. */
   values?: Float64Array;
+  /** For a relaxation solved to optimality: its column values (fractional), where the backend gives them. */
+  relaxed?: Float64Array;
   objective: number | null;
   /** Best proven bound, where the backend reports one. */
   bound: number | null;

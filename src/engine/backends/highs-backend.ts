@@ -246,7 +246,14 @@ function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest
   if (req.relaxation) {
     // Only the objective matters: it bounds the MIP.
     const ok = modelStatus === highs.constants.modelStatus.optimal && Number.isFinite(objective);
-    return { status: ok ? 'optimal' : without, objective: ok ? objective : null, bound: ok ? objective : null, gap: null, ms: performance.now() - started };
+    return {
+      status: ok ? 'optimal' : without,
+      objective: ok ? objective : null,
+      bound: ok ? objective : null,
+      gap: null,
+      ms: performance.now() - started,
+      ...(ok ? { relaxed: Float64Array.from(h.getSolution().colValue) } : {}),
+    };
   }
   const values = Float64Array.from(h.getSolution().colValue);
   const solutionStatus = Number(h.info.get('primal_solution_status'));
