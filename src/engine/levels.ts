@@ -908,6 +908,8 @@ class LevelRunner {
     const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
     let constant = 0;
     for (let j = 0; j < model.numCols; j++) if (!free(j)) constant += objective.costs[j]! * values[j]!;
+    // With no time left the MIP's own phase says so; RINS adds no row of its own.
+    if (s.budget.cancelled() || s.budget.share(level.mipShare).remainingS() < MIN_PHASE_S) return;
     const request = level.mipRequest(bound);
     const before = level.value(s, s.values);
     const text = `the MIP over the ${disagree} of ${pairs} candidate pairs where the LP and the schedule disagree, the rest fixed`;
@@ -936,13 +938,15 @@ class LevelRunner {
       // The phase as the level sees it: the schedule's value and the level's bound (the sub-MIP's
       // own status and bound are about the neighbourhood only).
       const after = level.value(s, s.values);
+      // As the windows do: cancelled, then proven, then out of time; a solver error keeps its message.
       const phase = s.phases[s.phases.length - 1]!;
       phase.objective = after;
       phase.bound = bound;
       phase.gap = null;
-      if (phase.status === 'optimal' || phase.status === 'feasible') phase.status = level.proven(after, bound) ? 'optimal' : 'feasible';
+      if (phase.status === 'cancelled' || phase.status === 'error') return;
+      phase.status = level.proven(after, bound) ? 'optimal' : phase.status === 'timedout' ? 'timedout' : 'feasible';
       const change = Math.round((after - before) * 1e4) / 1e4;
-      if (phase.status !== 'cancelled') phase.note = `${text}: ${change >= 0 ? '+' : ''}${change}`;
+      phase.note = `${text}: ${change >= 0 ? '+' : ''}${change}`;
     } finally {
       session.dispose();
     }

@@ -1,7 +1,8 @@
 // Fast improvements in plain code, before (and often instead of) a MIP: ejection moves that fill
 // one more slot by moving a volunteer's shift to someone else, transfers and swaps that meet the
 // volunteers' wishes better, and transfers and swaps that even out hours, neither changing
-// which slots are filled. Deterministic: fixed scan order and
+// which slots are filled (fairness's trade-downs and gap moves change which, never how many per
+// priority). Deterministic: fixed scan order and
 // move caps, never the clock, decide where they stop (the budget only guards the deadline and
 // cancellation).
 import { HOURS_EPS } from '../rules/hours.js';

@@ -7,7 +7,7 @@ import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, type Budget } from './bud
 import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, formulate, type Formulation } from './formulate.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
-import { moveKeepsWishes, softGoals } from './soft-goals.js';
+import { hasWishes, moveKeepsWishes, softGoals } from './soft-goals.js';
 import { note, runLevels, sum, type LevelDiagnostics, type LevelState, type PhaseDiagnostics, type PhaseName } from './levels.js';
 import { improveCoverage, improveFairness } from './local-search.js';
 import type { Assignment, SubproblemIncumbent } from './subproblem-runner.js';
@@ -118,9 +118,9 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   const { backend } = options;
   if (!backend || p.candShift.length > maxPairs) {
     const why = backend ? `${p.candShift.length} candidate pairs exceed the MIP limit of ${maxPairs}` : 'no solver backend';
-    // Without the MIP levels, fairness's local search still keeps previous assignments (and wishes) as met.
+    // Without the MIP levels, fairness's local search still keeps previous assignments and every wish as met.
     const goals = softGoals(p);
-    x = improveFairness(p, x, solving, goals.uses.previous ? { goals, moveKeepsWishes } : undefined);
+    x = improveFairness(p, x, solving, hasWishes(goals) ? { goals, moveKeepsWishes } : undefined);
     note(phases, 'balance', 'feasible', null, null, 0, `${why}: local search only`);
     report(x, 'balance', upper);
     return finish(run, { x, filled, fillBound: upper }, false);

@@ -9,6 +9,8 @@ import { Budget } from '../../src/engine/budget.js';
 import { prepare, type Prepared } from '../../src/engine/candidates.js';
 import { checkAssignment } from '../../src/engine/greedy.js';
 import { improveCoverage, improveFairness, improveStaffing } from '../../src/engine/local-search.js';
+import { moveKeepsWishes, softGoals } from '../../src/engine/soft-goals.js';
+import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
@@ -159,6 +161,25 @@ describe('engine: fairness trade-downs in the local search', () => {
     const m = measured(p, after);
     expect(m.hours).to.deep.equal({ a: 2, b: 0 });
     expect(m.filled).to.deep.equal({ s6: 0, s2: 1 });
+  });
+
+  it('keeps the wishes: no trade-down that leaves a volunteer short of min_hours, also when no MIP runs', () => {
+    // a wants at least 6 hours and holds the 6-hour s6; the 2-hour s2 overlaps it. Without the
+    // wish a trades down (2 hours); with it the schedule stays, in the local search with the
+    // wishes' check, and on the path without a solver (local search only).
+    const shifts = [shift('s6', 6, 12, { k: 1 }), shift('s2', 10, 12, { k: 1 })];
+    const plain = { volunteers: [only('a', [6, 14])], unassigned_shifts: shifts };
+    const wishing = { volunteers: [{ ...only('a', [6, 14]), min_hours: 6 }], unassigned_shifts: shifts };
+    const { p, x } = crafted(wishing, [['a', 's6']]);
+    const keep = { goals: softGoals(p), moveKeepsWishes };
+    expect(measured(p, improveFairness(p, x, budget(), keep)).filled).to.deep.equal({ s6: 1, s2: 0 });
+    expect(measured(p, improveFairness(p, x, budget())).filled).to.deep.equal({ s6: 0, s2: 1 });
+    const held = (request: Json): string[] => {
+      const [sub] = decompose(normalizeRequest(request as ScheduleRequest));
+      return solveSubproblem(sub!, { budget: budget() }).assignments.map(([, shiftIndex]) => (request as ScheduleRequest).unassigned_shifts[shiftIndex]!.id);
+    };
+    expect(held(wishing)).to.deep.equal(['s6']);
+    expect(held(plain)).to.deep.equal(['s2']);
   });
 
   it('never trades when a fully staffed shift would be lost for one that is not, nor across priorities', () => {

@@ -99,7 +99,8 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     // Before RINS the staffing MIP stopped at its stall window with 277 and the windows found the 278th.
     const rins = sub!.phases.find((p) => p.name === 'staffing_rins')!;
-    expect(rins.note).to.match(/^the MIP over the \d+ of 16800 candidate pairs where the LP and the schedule disagree, the rest fixed: \+\d+$/);
+    // The greedy fill leaves 277 fully staffed (no staffing moves gain); RINS finds the 278th.
+    expect(rins.note).to.match(/^the MIP over the \d+ of 16800 candidate pairs where the LP and the schedule disagree, the rest fixed: \+1$/);
     expect(rins.objective).to.equal(278);
     const mip = sub!.phases.find((p) => p.name === 'staffing')!;
     expect(mip).to.include({ objective: 278, status: 'optimal' });
@@ -186,8 +187,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
 
   it('on a festival group where the fairness MIP and RINS stop 0.6% above the bound, the fairness windows lower the sum of squares', async () => {
     // The "bar" group of festival-400x300 (5,214 candidate pairs): the MIP stops at its stall
-    // window, RINS gains nothing, and windows around the busiest volunteers do. All of it counted
-    // in work (stall windows, passes), so the same on every run.
+    // window, RINS gains nothing, and windows around the busiest volunteers do.
     const whole = generatedInstance('festival-400x300')!.request;
     const request: ScheduleRequest = {
       volunteers: whole.volunteers.filter((v) => v.group === 'bar'),
@@ -195,17 +195,19 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
         .filter((s) => 'bar' in s.required_groups)
         .map((s) => ({ ...s, required_groups: { bar: s.required_groups.bar! } })),
     };
-    const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
+    // A generous limit: every step stops on its work (stall windows, passes), not on the clock.
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[] }>;
-    const before = sub!.phases.find((p) => p.name === 'fairness_rins')!;
+    const before = sub!.phases.find((p) => p.name === 'fairness_rins');
+    expect(before, JSON.stringify(sub!.phases)).to.not.equal(undefined);
     const windows = sub!.phases.find((p) => p.name === 'fairness_lns');
     expect(windows, JSON.stringify(sub!.phases)).to.not.equal(undefined);
     expect(windows!.note).to.match(/^\d+ windows of at most 400 candidate pairs re-solved with the rest fixed, \d+ passes: -\d/);
     // Measured: 4,749 after the MIP and RINS (bound 4,719), 4,743 after the windows.
-    expect(before.objective! / before.bound! - 1).to.be.above(0.005);
-    expect(windows!.objective).to.be.below(before.objective!);
+    expect(before!.objective! / before!.bound! - 1).to.be.above(0.005);
+    expect(windows!.objective).to.be.below(before!.objective!);
     const squares = Object.values(result.volunteers as Record<string, { assigned_hours: number }>).reduce((t, v) => t + v.assigned_hours ** 2, 0);
     expect(squares).to.be.closeTo(windows!.objective!, 0.01);
     expect(result.summary.filled_slots).to.equal(154);

@@ -244,7 +244,7 @@ function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest
   const objective = h.getObjectiveValue();
   const [withSolution, without] = statusOf(modelStatus);
   if (req.relaxation) {
-    // Only the objective matters: it bounds the MIP.
+    // Its objective bounds the MIP; its column values are what RINS compares the schedule with (levels.ts).
     const ok = modelStatus === highs.constants.modelStatus.optimal && Number.isFinite(objective);
     return {
       status: ok ? 'optimal' : without,
