@@ -809,7 +809,6 @@ class LevelRunner {
     if (windowsOf(0).length < 2 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
     const started = s.budget.now();
     const before = level.value(s, s.values);
-    const model = this.modelOn();
     const keepFull = new Set(level.windowsKeepFull ? [...s.f.fullCol].filter((c) => c >= 0) : []);
     let solves = 0;
     let passes = 0;
@@ -825,31 +824,12 @@ class LevelRunner {
         // locks) stays free, but for the slot kinds fully staffed that the level keeps so.
         const values = this.restrict(s.values);
         const free = (j: number): boolean => (j >= p.candShift.length && !(keepFull.has(j) && values[j]! > 0.5)) || inWindow[j] === 1;
-        const sub = model.fixedExcept(values, free, rowBounds);
-        const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
-        let constant = 0;
-        for (let j = 0; j < model.numCols; j++) if (!free(j)) constant += objective.costs[j]! * values[j]!;
-        const request = level.mipRequest(bound);
-        const session = this.backend.open(sub.model);
+        const fixed = this.fixedModel(values, free, rowBounds, objective, level.mipRequest(bound));
+        const session = this.backend.open(fixed.model);
         try {
-          const outcome = session.solve({
-            objective: { sense: objective.sense, costs: pick(objective.costs) },
-            rowBounds: new Map(),
-            ...request,
-            ...(request.stopAt !== undefined ? { stopAt: request.stopAt - constant } : {}),
-            stallIterations: STALL_ITERATIONS,
-            budget,
-            start: pick(values),
-          });
+          const outcome = session.solve({ ...fixed.request, stallIterations: STALL_ITERATIONS, budget, start: fixed.start });
           solves++;
-          if (outcome.values) {
-            const full = Float64Array.from(values);
-            sub.cols.forEach((j, k) => {
-              full[j] = outcome.values![k]!;
-            });
-            const mapped = { ...outcome, values: full, objective: outcome.objective === null ? null : outcome.objective + constant };
-            if (this.accept(mapped, level, held, level.windowsPhase)) gained = true;
-          }
+          if (this.accept(fixed.expand(outcome), level, held, level.windowsPhase)) gained = true;
         } finally {
           session.dispose();
         }
@@ -879,6 +859,49 @@ class LevelRunner {
   }
 
   /**
+   * The model of the level running with every column `free` rejects fixed at `values` (the rows
+   * over fixed columns alone left out, MipModel.fixedExcept): its request (the objective on the
+   * free columns, `stopAt` less what the fixed ones contribute), its start, and `expand`, which
+   * reads a solution of it back as one of the whole model (its objective too).
+   */
+  private fixedModel(
+    values: Float64Array,
+    free: (col: number) => boolean,
+    rowBounds: Map<number, [number, number]>,
+    objective: Objective,
+    request: Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations'>,
+  ): {
+    model: MipModel;
+    request: Omit<PhaseRequest, 'budget' | 'start'>;
+    start: Float64Array;
+    expand: (outcome: PhaseOutcome) => PhaseOutcome;
+  } {
+    const whole = this.modelOn();
+    const sub = whole.fixedExcept(values, free, rowBounds);
+    const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
+    let constant = 0;
+    for (let j = 0; j < whole.numCols; j++) if (!free(j)) constant += objective.costs[j]! * values[j]!;
+    return {
+      model: sub.model,
+      request: {
+        ...request,
+        objective: { sense: objective.sense, costs: pick(objective.costs) },
+        rowBounds: new Map(),
+        ...(request.stopAt !== undefined ? { stopAt: request.stopAt - constant } : {}),
+      },
+      start: pick(values),
+      expand: (outcome) => {
+        if (!outcome.values) return outcome;
+        const mapped = Float64Array.from(values);
+        sub.cols.forEach((j, k) => {
+          mapped[j] = outcome.values![k]!;
+        });
+        return { ...outcome, values: mapped, objective: outcome.objective === null ? null : outcome.objective + constant };
+      },
+    };
+  }
+
+  /**
    * Relaxation induced neighbourhood search (Danna, Rothberg and Le Pape's RINS) at the root:
    * every candidate pair on which the level's LP optimum and the schedule agree is fixed as both
    * have it, and the MIP re-solves the others (every other column stays free, the held levels
@@ -902,39 +925,22 @@ class LevelRunner {
     let disagree = 0;
     for (let j = 0; j < pairs; j++) if (Math.abs(relaxed[j]! - values[j]!) > RINS_TOL) disagree++;
     if (disagree === 0 || disagree > pairs * RINS_MAX_FREE) return;
-    const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;
-    const model = this.modelOn();
-    const sub = model.fixedExcept(values, free, rowBounds);
-    const pick = (full: ArrayLike<number>): Float64Array => Float64Array.from(sub.cols, (j) => full[j]!);
-    let constant = 0;
-    for (let j = 0; j < model.numCols; j++) if (!free(j)) constant += objective.costs[j]! * values[j]!;
     // With no time left the MIP's own phase says so; RINS adds no row of its own.
     if (s.budget.cancelled() || s.budget.share(level.mipShare).remainingS() < MIN_PHASE_S) return;
+    const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;
     const request = level.mipRequest(bound);
+    const fixed = this.fixedModel(values, free, rowBounds, objective, request);
     const before = level.value(s, s.values);
     const text = `the MIP over the ${disagree} of ${pairs} candidate pairs where the LP and the schedule disagree, the rest fixed`;
-    const session = this.backend.open(sub.model);
+    const session = this.backend.open(fixed.model);
     try {
-      const outcome = this.phase(
-        level.rinsPhase!,
-        {
-          objective: { sense: objective.sense, costs: pick(objective.costs) },
-          rowBounds: new Map(),
-          ...request,
-          ...(request.stopAt !== undefined ? { stopAt: request.stopAt - constant } : {}),
-          stallIterations: request.stallIterations ?? STALL_ITERATIONS,
-        },
-        level.mipShare,
-        { session, text, start: pick(values) },
-      );
+      const outcome = this.phase(level.rinsPhase!, { ...fixed.request, stallIterations: request.stallIterations ?? STALL_ITERATIONS }, level.mipShare, {
+        session,
+        text,
+        start: fixed.start,
+      });
       if (!outcome) return;
-      if (outcome.values) {
-        const mapped = Float64Array.from(values);
-        sub.cols.forEach((j, k) => {
-          mapped[j] = outcome.values![k]!;
-        });
-        this.accept({ ...outcome, values: mapped, objective: outcome.objective === null ? null : outcome.objective + constant }, level, held, level.rinsPhase);
-      }
+      this.accept(fixed.expand(outcome), level, held, level.rinsPhase);
       // The phase as the level sees it: the schedule's value and the level's bound (the sub-MIP's
       // own status and bound are about the neighbourhood only).
       const after = level.value(s, s.values);

@@ -109,6 +109,12 @@ export class LocalState {
     return out;
   }
 
+  /** Whether one filled slot moved from slot kind `from` to slot kind `to` leaves no fewer slot kinds fully staffed. */
+  keepsStaffing(from: number, to: number): boolean {
+    const full = (s: number, change: number): number => (this.filled[s]! + change >= this.p.demand[s]! ? 1 : 0);
+    return full(to, 1) - full(to, 0) >= full(from, 0) - full(from, -1);
+  }
+
   /** Can `pair`'s volunteer take its shift, if the volunteer gave up `without` (a pair or -1)? */
   canTake(pair: number, without = -1): boolean {
     if (this.x[pair]) return false;
@@ -412,13 +418,12 @@ export function improveFairness(
       if (budget.expired()) return st.x;
       for (const o of [...st.assignedPairs(v)]) {
         const s1 = p.candShift[o]!;
-        const lost = st.filled[s1]! >= p.demand[s1]! ? 1 : 0;
         let best = -1;
         for (const q of p.byVolunteer[v]!) {
           const s2 = p.candShift[q]!;
           if (st.x[q] || s2 === s1 || st.filled[s2]! >= p.demand[s2]! || p.slotClass[s2] !== p.slotClass[s1]) continue;
           if (!(st.hoursOf(q) < (best >= 0 ? st.hoursOf(best) : st.hoursOf(o)) - EPS)) continue;
-          if ((st.filled[s2]! + 1 >= p.demand[s2]! ? 1 : 0) < lost || !st.canTake(q, o) || !keeps([o], [q])) continue;
+          if (!st.keepsStaffing(s1, s2) || !st.canTake(q, o) || !keeps([o], [q])) continue;
           best = q;
         }
         if (best >= 0) {
@@ -489,14 +494,13 @@ function fairnessChains(st: LocalState, keeps: (out: number[], into: number[]) =
     return byClass;
   };
   let short = shortShifts();
-  const full = (s: number, change: number): number => (st.filled[s]! + change >= p.demand[s]! ? 1 : 0);
   /** The shifts whose slot may take what `out`'s shift gives up: its own, then (one gap per chain) short ones of its class keeping staffing. */
   const receivers = function* (out: number, gapUsed: boolean): Generator<[number, boolean]> {
     const s1 = p.candShift[out]!;
     yield [s1, false];
     if (gapUsed) return;
     for (const s2 of short[p.slotClass[s1]!]!) {
-      if (s2 !== s1 && full(s2, 1) - full(s2, 0) >= full(s1, 0) - full(s1, -1)) yield [s2, true];
+      if (s2 !== s1 && st.keepsStaffing(s1, s2)) yield [s2, true];
     }
   };
   let search = 0;

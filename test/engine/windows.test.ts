@@ -23,6 +23,16 @@ const curtois13 = join(packageRoot, 'test/fixtures/requests/curtois-13.json');
 // And of instance12.json: every fillable slot filled, where the staffing MIP stops at 277 fully staffed shifts of a proven 278.
 const curtois12 = join(packageRoot, 'test/fixtures/requests/curtois-12.json');
 
+/** One group of a request alone: its volunteers, and its shifts asking for that group only. */
+function groupOnly(whole: ScheduleRequest, group: string): ScheduleRequest {
+  return {
+    volunteers: whole.volunteers.filter((v) => v.group === group),
+    unassigned_shifts: whole.unassigned_shifts
+      .filter((s) => group in s.required_groups)
+      .map((s) => ({ ...s, required_groups: { [group]: s.required_groups[group]! } })),
+  };
+}
+
 describe('engine: windows re-solved with the rest of the schedule fixed', function () {
   this.timeout(120_000);
 
@@ -155,12 +165,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // The "info" group of a scarce festival not among the benchmarks (8 groups, demand 1.3 x
     // supply): 18 volunteers at their caps but one without a cap, who carries 59 hours.
     const whole = festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
-    const request: ScheduleRequest = {
-      volunteers: whole.volunteers.filter((v) => v.group === 'info'),
-      unassigned_shifts: whole.unassigned_shifts
-        .filter((s) => 'info' in s.required_groups)
-        .map((s) => ({ ...s, required_groups: { info: s.required_groups.info! } })),
-    };
+    const request = groupOnly(whole, 'info');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
@@ -189,12 +194,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // The "bar" group of festival-400x300 (5,214 candidate pairs): the MIP stops at its stall
     // window, RINS gains nothing, and windows around the busiest volunteers do.
     const whole = generatedInstance('festival-400x300')!.request;
-    const request: ScheduleRequest = {
-      volunteers: whole.volunteers.filter((v) => v.group === 'bar'),
-      unassigned_shifts: whole.unassigned_shifts
-        .filter((s) => 'bar' in s.required_groups)
-        .map((s) => ({ ...s, required_groups: { bar: s.required_groups.bar! } })),
-    };
+    const request = groupOnly(whole, 'bar');
     // A generous limit: every step stops on its work (stall windows, passes), not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
@@ -216,12 +216,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
 
   it('on the scarce festival’s stage group the staffing moves stop one slot kind short of the bound, and RINS completes and proves it', async () => {
     const whole = generatedInstance('scarce-150x400')!.request;
-    const request: ScheduleRequest = {
-      volunteers: whole.volunteers.filter((v) => v.group === 'stage'),
-      unassigned_shifts: whole.unassigned_shifts
-        .filter((s) => 'stage' in s.required_groups)
-        .map((s) => ({ ...s, required_groups: { stage: s.required_groups.stage! } })),
-    };
+    const request = groupOnly(whole, 'stage');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
