@@ -269,6 +269,30 @@ function addStaffingRows({ p, m, sName }: Build): Int32Array {
   return fullCol;
 }
 
+/** What the bounds on fairness read of a model: each volunteer's breakpoints (fewer than two: no pieces). */
+export interface FairnessPieces {
+  pieces: ReadonlyArray<{ breakpoints: readonly number[] }>;
+}
+
+/**
+ * Each volunteer's breakpoints of the fairness pieces (hours; [] for a volunteer with no candidate
+ * pair), as the model places them around `incumbentLoads` (addFairnessPieces), and their step: the
+ * bounds on fairness price hours by these without building the model.
+ */
+export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<number> | undefined): { breakpoints: number[][]; step: number } {
+  const { sub } = p;
+  const grid = hourGrid(p);
+  const maxHours = sub.volunteers.map((_, vi) => {
+    const candidateHours = p.byVolunteer[vi]!.reduce((total, pair) => total + sub.shifts[p.candShift[pair]!]!.hours, 0);
+    return p.lockedHours[vi]! + Math.min(p.remaining[vi]!, candidateHours);
+  });
+  const longest = Math.max(0, ...sub.shifts.map((s) => s.hours));
+  const fineTop = Math.min(Math.max(0, ...maxHours), Math.max(0, ...Array.from(incumbentLoads ?? [])) + longest);
+  const step = grid * Math.max(1, Math.ceil(fineTop / (MAX_PIECES * grid)));
+  const breakpoints = sub.volunteers.map((_, vi) => (p.byVolunteer[vi]!.length === 0 ? [] : breakpointsUpTo(maxHours[vi]!, step, fineTop)));
+  return { breakpoints, step };
+}
+
 /**
  * Fairness: hours as a sum of pieces with increasing slopes, exact at the breakpoints. The
  * breakpoints are fine (on the grid of shift lengths) up to where loads actually are (the
@@ -281,23 +305,16 @@ function addFairnessPieces(
 ): { pieces: Formulation['pieces']; fairCosts: Array<[number, number]>; step: number } {
   const { p, m, vName, lockCols } = b;
   const { sub } = p;
-  const grid = hourGrid(p);
-  const maxHours = sub.volunteers.map((_, vi) => {
-    const candidateHours = p.byVolunteer[vi]!.reduce((total, pair) => total + sub.shifts[p.candShift[pair]!]!.hours, 0);
-    return p.lockedHours[vi]! + Math.min(p.remaining[vi]!, candidateHours);
-  });
-  const longest = Math.max(0, ...sub.shifts.map((s) => s.hours));
-  const fineTop = Math.min(Math.max(0, ...maxHours), Math.max(0, ...Array.from(incumbentLoads ?? [])) + longest);
-  const step = grid * Math.max(1, Math.ceil(fineTop / (MAX_PIECES * grid)));
+  const { breakpoints: all, step } = fairnessBreakpoints(p, incumbentLoads);
   const pieces: Formulation['pieces'] = [];
   const fairCosts: Array<[number, number]> = [];
   sub.volunteers.forEach((_, vi) => {
     const pairs = p.byVolunteer[vi]!;
-    if (pairs.length === 0) {
-      pieces.push({ cols: [], breakpoints: [] });
+    const breakpoints = all[vi]!;
+    if (breakpoints.length === 0) {
+      pieces.push({ cols: [], breakpoints });
       return;
     }
-    const breakpoints = breakpointsUpTo(maxHours[vi]!, step, fineTop);
     const cols: number[] = [];
     for (let k = 0; k + 1 < breakpoints.length; k++) {
       const col = m.addCol(`seg_${vName(vi)}_k${k}`, 0, breakpoints[k + 1]! - breakpoints[k]!, false);

@@ -7,7 +7,7 @@
 import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import { loadsOf, type Prepared } from './candidates.js';
-import { columnValues, fairnessObjective, PREVIOUS_BIAS, type Formulation, type WishLevel, type Wishes } from './formulate.js';
+import { columnValues, fairnessObjective, PREVIOUS_BIAS, type FairnessPieces, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveStaffing, improveWishes } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
@@ -537,24 +537,43 @@ export const fairnessLevel: ObjectiveLevel = {
     const value = fairnessObjective(s.f, s.values);
     note(s.phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, s.budget.now() - t);
   },
-  sharpen(s, bound, backend) {
-    const t = s.budget.now();
-    const packed = packingBound(s.p, s.f, s.x, backend, s.budget.share(PACKING_SHARE));
-    if (!packed) return bound;
-    const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${packed.kinds} kinds of slot), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
-    note(
-      s.phases,
-      'fairness_bound',
-      // optimal: the LP over configurations was solved to the end (its bound can still be below one the level had already).
-      packed.converged ? 'optimal' : 'feasible',
-      packed.lp,
-      packed.bound,
-      s.budget.now() - t,
-      text,
-    );
-    return Math.max(bound, packed.bound);
-  },
+  sharpen: (s, bound, backend) => sharpenByPacking(s.p, s.f, s.x, backend, s.budget, s.phases, bound),
 };
+
+/** `bound` raised by the packing bound of schedule `x` where the backend gives it (phase fairness_bound, within `share` of the time left). */
+export function sharpenByPacking(
+  p: Prepared,
+  f: FairnessPieces,
+  x: Uint8Array,
+  backend: SolverBackend,
+  budget: Budget,
+  phases: PhaseDiagnostics[],
+  bound: number,
+  share = PACKING_SHARE,
+): number {
+  const t = budget.now();
+  const packed = packingBound(p, f, x, backend, budget.share(share));
+  if (!packed) return bound;
+  const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${packed.kinds} kinds of slot), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
+  note(
+    phases,
+    'fairness_bound',
+    // optimal: the LP over configurations was solved to the end (its bound can still be below one the level had already).
+    packed.converged ? 'optimal' : 'feasible',
+    packed.lp,
+    packed.bound,
+    budget.now() - t,
+    text,
+  );
+  return Math.max(bound, packed.bound);
+}
+
+/** A level as the diagnostics give it: value and bound to 4 decimals, the gap |value - bound| / max(1, |value|). */
+export function levelRecord(name: LevelDiagnostics['name'], value: number, bound: number, proven: boolean, priority?: number): LevelDiagnostics {
+  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+  const gap = Math.abs(value - bound) / Math.max(1, Math.abs(value));
+  return { name, ...(priority !== undefined ? { priority } : {}), value: r4(value), bound: r4(bound), gap: r4(gap), proven };
+}
 
 /**
  * The levels in the contract's order: each is solved with the ones before it held. A level of
@@ -577,7 +596,7 @@ export function levelsFor(classes: readonly number[], wishes?: Wishes): Objectiv
  * group where anyone can take any shift it equals the fairness LP's bound (festival benchmarks),
  * at no cost.
  */
-export function fairnessLowerBound(p: Prepared, f: Formulation, filled: number): number {
+export function fairnessLowerBound(p: Prepared, f: FairnessPieces, filled: number): number {
   const slotHours: number[] = [];
   p.sub.shifts.forEach((s, i) => {
     for (let k = 0; k < Math.min(p.demand[i]!, p.byShift[i]!.length); k++) slotHours.push(s.hours);
@@ -589,8 +608,8 @@ export function fairnessLowerBound(p: Prepared, f: Formulation, filled: number):
   // in slope order over all volunteers is the optimum of the relaxation (convex and separable).
   let bound = 0;
   const segments: Array<[slope: number, width: number]> = [];
-  f.pieces.forEach(({ cols, breakpoints }, v) => {
-    if (cols.length === 0) return;
+  f.pieces.forEach(({ breakpoints }, v) => {
+    if (breakpoints.length < 2) return;
     const lo = p.lockedHours[v]!;
     const candidateHours = p.byVolunteer[v]!.reduce((t, pair) => t + p.sub.shifts[p.candShift[pair]!]!.hours, 0);
     const hi = lo + Math.min(p.remaining[v]!, candidateHours);
@@ -702,17 +721,7 @@ class LevelRunner {
   run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
     const { proven, bound } = this.solveLevel(level, held);
     const { s } = this;
-    const value = level.value(s, s.values);
-    const gap = Math.abs(value - bound) / Math.max(1, Math.abs(value));
-    const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
-    (s.levels ??= []).push({
-      name: level.mipPhase as LevelDiagnostics['name'],
-      ...(level.priority !== undefined ? { priority: level.priority } : {}),
-      value: r4(value),
-      bound: r4(bound),
-      gap: r4(gap),
-      proven,
-    });
+    (s.levels ??= []).push(levelRecord(level.mipPhase as LevelDiagnostics['name'], level.value(s, s.values), bound, proven, level.priority));
     return proven;
   }
 

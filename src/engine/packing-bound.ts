@@ -10,14 +10,17 @@
 // round prices every kind of volunteer by a knapsack over their candidate shifts in order of
 // end (its timeline), or, for a volunteer with too many candidate shifts for that, by a bounded
 // knapsack over counts per slot kind that ignores overlaps. Every round gives a valid Lagrangian
-// lower bound from the LP's duals, so the bound holds wherever the rounds stop. It ignores rest,
-// daily limits and staffing; on the festival benchmarks it proves schedules optimal that
-// water-filling left 1% off (measured in BENCHMARKS.md).
+// lower bound from the LP's duals, so the bound holds wherever the rounds stop. On the timeline a
+// shift follows only the ones that end the volunteer's rest before it starts (the spacing rule);
+// daily limits and staffing are ignored. On the festival benchmarks it proves schedules optimal
+// that water-filling left 1% off; the rest raised rules-festival-400x300's bound by 1.6%
+// (BENCHMARKS.md). Where no model is built (over the MIP limit) it is fairness's only bound.
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
-import { gcd, type Formulation } from './formulate.js';
+import { gcd, type FairnessPieces } from './formulate.js';
 import { filledByClass } from './greedy.js';
+import { restMs } from '../rules/spacing.js';
 
 /** Column generation rounds at most (each: one LP solve and one knapsack per kind of volunteer). */
 export const PACKING_ROUNDS = 80;
@@ -70,8 +73,8 @@ interface Timeline {
   before: Int32Array;
 }
 
-/** The timeline of candidate slot kinds `slots` (subproblem shift indexes). */
-function timelineOf(sub: Prepared['sub'], slots: readonly number[], unitsOf: (slot: number) => number): Timeline {
+/** The timeline of candidate slot kinds `slots` (subproblem shift indexes), for a volunteer whose shifts need `restMs` between them. */
+function timelineOf(sub: Prepared['sub'], slots: readonly number[], unitsOf: (slot: number) => number, restMs: number): Timeline {
   const byShift = new Map<number, number[]>();
   for (const slot of slots) {
     const index = sub.shifts[slot]!.index;
@@ -80,7 +83,9 @@ function timelineOf(sub: Prepared['sub'], slots: readonly number[], unitsOf: (sl
     else byShift.set(index, [slot]);
   }
   const shifts = [...byShift.values()].sort((a, b) => sub.shifts[a[0]!]!.end - sub.shifts[b[0]!]!.end || sub.shifts[a[0]!]!.start - sub.shifts[b[0]!]!.start);
-  const ends = shifts.map((list) => sub.shifts[list[0]!]!.end);
+  // With rest r, a shift can follow the ones whose end widened by r is at most its start (the
+  // spacing rule's conflicts: the widened windows overlap); the order by end stays the same.
+  const ends = shifts.map((list) => sub.shifts[list[0]!]!.end + restMs);
   const before = Int32Array.from(shifts, (list) => {
     const start = sub.shifts[list[0]!]!.start;
     let lo = 0;
@@ -117,7 +122,7 @@ export function piecesValue(breakpoints: readonly number[], h: number): number {
  */
 export function packingBound(
   p: Prepared,
-  f: Formulation,
+  f: FairnessPieces,
   x: ArrayLike<number>,
   backend: SolverBackend,
   budget: Budget,
@@ -163,8 +168,8 @@ export function packingBound(
   const typeIndex = new Map<string, number>();
   const types: VolunteerKind[] = [];
   const incumbent = new Map<string, { type: number; counts: Int32Array }>();
-  f.pieces.forEach(({ cols, breakpoints }, v) => {
-    if (cols.length === 0) return;
+  f.pieces.forEach(({ breakpoints }, v) => {
+    if (breakpoints.length < 2) return;
     const m = new Int32Array(K);
     const counts = new Int32Array(K);
     const slots: number[] = [];
@@ -183,12 +188,13 @@ export function packingBound(
     const lo = p.lockedHours[v]!;
     // By the timeline when its knapsack stays small (shifts x loads), else by counts per slot kind.
     const onTimeline = slots.length * (cap + 1) <= (limits.timelineCells ?? TIMELINE_CELLS);
-    const key = `${lo}|${cap}|${breakpoints.join(',')}|${onTimeline ? `t${slots.join(',')}` : m.join(',')}`;
+    const rest = restMs(sub.volunteers[v]!);
+    const key = `${lo}|${cap}|${breakpoints.join(',')}|${onTimeline ? `t${rest}|${slots.join(',')}` : m.join(',')}`;
     let t = typeIndex.get(key);
     if (t === undefined) {
       t = types.length;
       typeIndex.set(key, t);
-      const timeline = onTimeline ? timelineOf(sub, slots, (slot) => kindUnits[kindOfShift[slot]!]!) : undefined;
+      const timeline = onTimeline ? timelineOf(sub, slots, (slot) => kindUnits[kindOfShift[slot]!]!, rest) : undefined;
       types.push({ n: 0, lo, cap, breakpoints, m, costs: [], ...(timeline ? { timeline } : {}) });
     }
     types[t]!.n++;

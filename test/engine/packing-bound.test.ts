@@ -13,9 +13,11 @@ import { formulate, hourGrid } from '../../src/engine/formulate.js';
 import { greedyFill } from '../../src/engine/greedy.js';
 import { fairnessLowerBound } from '../../src/engine/levels.js';
 import { packingBound, piecesValue } from '../../src/engine/packing-bound.js';
+import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
+import { generatedInstance } from '../../bench/generate.js';
 import { bestLevels, filledByPriority, tinyRequests } from '../helpers/exhaustive.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
@@ -165,6 +167,56 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     // The instances are random (unseeded): 28-42 of the subproblems were bounded in seven runs, so
     // more than 30 failed a CI run; more than 15 still shows the property is not vacuous.
     expect(priced, 'subproblems bounded').to.be.greaterThan(15);
+  });
+
+  it('counts each volunteer’s rest between shifts: on a rule-heavy festival the bound rises, and stays at most the engine’s schedule', async () => {
+    const { request } = generatedInstance('rules-festival-400x300')!;
+    const { result } = await solve(request, { debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const roster = new Set((result.roster as Json[]).map((e) => `${e.volunteer_id}|${e.shift_id}|${e.group}`));
+    const [sub, ...others] = decompose(normalizeRequest(request));
+    // Its six groups are joined by additional_groups: one subproblem, the whole schedule.
+    expect(others).to.have.length(0);
+    const p = prepare(sub!);
+    const x = Uint8Array.from({ length: p.candShift.length }, (_, pair) => {
+      const s = p.sub.shifts[p.candShift[pair]!]!;
+      return roster.has(`${p.sub.volunteers[p.candVolunteer[pair]!]!.id}|${s.id}|${s.group}`) ? 1 : 0;
+    });
+    const f = formulate(p, new Float64Array(p.sub.volunteers.length).fill(1e9));
+    const withRest = packingBound(p, f, x, highs, budget())!;
+    // The same volunteers and candidates with no rest: the bound of 2.2's first packing bound.
+    const restless = { ...p, sub: { ...p.sub, volunteers: p.sub.volunteers.map((v) => ({ ...v, restHours: 0 })) } };
+    const without = packingBound(restless, f, x, highs, budget())!;
+    expect(withRest.converged && without.converged).to.equal(true);
+    const squares = result.summary.sum_squared_hours as number;
+    expect(withRest.bound, JSON.stringify({ withRest: withRest.bound, without: without.bound, squares })).to.be.greaterThan(without.bound * 1.01);
+    expect(withRest.bound).to.be.at.most(squares + chordSlack(p, f) + 1e-6);
+  });
+
+  it('bounds fairness where no model is built (over the MIP limit, or no backend): 6, 3 and 2 hours proven without an LP or MIP', () => {
+    const request = {
+      volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999), volunteer('c', 'k', 999)],
+      unassigned_shifts: [shift('long', 8, 14, { k: 1 }), shift('mid', 14, 17, { k: 1 }), shift('short', 17, 19, { k: 1 })],
+    };
+    const [sub] = decompose(normalizeRequest(request as ScheduleRequest));
+    const over = solveSubproblem(sub!, { backend: highs, budget: budget(), maxMipPairs: 0 });
+    const hours = new Map<number, number>();
+    for (const [v, s] of over.assignments) hours.set(v, (hours.get(v) ?? 0) + [6, 3, 2][s]!);
+    expect([...hours.values()].sort((a, b) => b - a)).to.deep.equal([6, 3, 2]);
+    // The schedule's sum of squares against the packing bound: proven, and no LP or MIP ran.
+    expect(over.diagnostics.levels).to.deep.equal([{ name: 'fairness', value: 49, bound: 49, gap: 0, proven: true }]);
+    const phases = over.diagnostics.phases.map((ph) => [ph.name, ph.objective, ph.bound]);
+    expect(phases).to.deep.equal([
+      ['greedy', 3, 3],
+      ['augment', 3, 3],
+      ['balance', 49, 41],
+      ['fairness_bound', 49, 49],
+    ]);
+    expect(over.diagnostics.phases[2]!.note).to.match(/exceed the MIP limit of 0: local search only/);
+    // Without a backend (a lost worker's fallback): water-filling alone, which does not prove it.
+    const alone = solveSubproblem(sub!, { budget: budget() });
+    expect(alone.diagnostics.levels).to.deep.equal([{ name: 'fairness', value: 49, bound: 41, gap: 0.1633, proven: false }]);
+    expect(alone.diagnostics.phases.map((ph) => ph.name)).to.deep.equal(['greedy', 'augment', 'balance']);
   });
 
   it('stops on its work cap with a valid bound, and is not computed without a backend that gives duals', () => {
