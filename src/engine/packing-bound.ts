@@ -32,6 +32,20 @@ export const TIMELINE_CELLS = 200_000;
 const COLUMNS_PER_TYPE = 3;
 const EPS = 1e-7;
 
+export interface PackingLimits {
+  rounds: number;
+  work: number;
+  /** Above this many shifts x loads a volunteer is priced by counts per slot kind (default TIMELINE_CELLS). */
+  timelineCells?: number;
+  /**
+   * One row per slot kind of each shift (its open slots), not per kind of slot (length, class and
+   * group) summed over shifts: the LP over configurations of the assignment itself, tighter where
+   * volunteers can take different shifts of one kind (availability, rest, locks), with more rows
+   * and rounds.
+   */
+  bySlot?: boolean;
+}
+
 export interface PackingOutcome {
   /** A lower bound on the fairness objective (its tie-breaks aside, which are >= 0). */
   bound: number;
@@ -126,7 +140,7 @@ export function packingBound(
   x: ArrayLike<number>,
   backend: SolverBackend,
   budget: Budget,
-  limits: { rounds: number; work: number; timelineCells?: number } = { rounds: PACKING_ROUNDS, work: PACKING_WORK },
+  limits: PackingLimits = { rounds: PACKING_ROUNDS, work: PACKING_WORK },
 ): PackingOutcome | undefined {
   if (!backend.columnLp) return undefined;
   const { sub } = p;
@@ -148,7 +162,7 @@ export function packingBound(
     const open = Math.min(p.demand[i]!, p.byShift[i]!.length);
     if (open <= 0) return;
     const units = Math.round((s.hours * 60) / gridMin);
-    const key = `${units}|${p.slotClass[i]}|${s.group}`;
+    const key = limits.bySlot ? `${i}` : `${units}|${p.slotClass[i]}|${s.group}`;
     let k = kindIndex.get(key);
     if (k === undefined) {
       k = kindUnits.length;

@@ -89,14 +89,6 @@ export const DEFAULT_MAX_MIP_PAIRS = 250_000;
 export const DEFAULT_MAX_JOINED_REFINE_PAIRS = 4_000;
 
 /**
- * Share of the time left that the packing bound may use where no model is built: no LP or MIP
- * follows it. Its rounds are also capped by work (PACKING_WORK). Measured on
- * rules-festival-2500x1200 (287,415 pairs, 1,416 kinds of volunteer): five rounds, 1.2-1.4 s, to
- * converge; the first round's bound alone is far below (negative).
- */
-export const LOCAL_PACKING_SHARE = 0.5;
-
-/**
  * Most slots the subproblem could fill: per slot kind (open slots, eligible volunteers) and per
  * volunteer (the least of what each rule allows alone: shifts spaced by their rest, shifts the
  * hours left allow, shifts the daily limit leaves room for).
@@ -199,7 +191,7 @@ function fairnessWithoutModel(
   const value = f.pieces.reduce((t, { breakpoints }, v) => t + (breakpoints.length < 2 ? 0 : piecesValue(breakpoints, loads[v]!)), 0);
   let bound = fairnessLowerBound(p, f, filled);
   note(phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, done.ms, done.text);
-  if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, LOCAL_PACKING_SHARE);
+  if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { value });
   return levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound));
 }
 
