@@ -158,8 +158,24 @@ function solveWithCpsat(job: Job, limitS: number, roster?: string): SameModelFig
   try {
     return JSON.parse(run.stdout.trim().split('\n').pop() ?? '') as SameModelFigures;
   } catch {
-    return { error: (run.stderr || run.stdout).trim().split('\n').slice(-1)[0] ?? `exit ${run.status}` };
+    return { error: failureOf(run.stderr || run.stdout) ?? `exit ${run.status}` };
   }
+}
+
+/**
+ * What a failed child process says went wrong, in one line: its last error line, with the
+ * WebAssembly memory message where there is one. Node prints the source line of an uncaught
+ * error before it, which for minified code (OR-Tools' module) is the whole 200 KB file: lines that
+ * long, stack frames and the Node.js version line are left out.
+ */
+function failureOf(output: string): string | undefined {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0 && l.length <= 300 && !l.startsWith('at ') && !l.startsWith('Node.js v') && !l.startsWith('file://') && !/^\^+$/.test(l));
+  const memory = lines.find((l) => l.startsWith('Cannot enlarge memory'));
+  const last = lines.filter((l) => /Error|Abort/.test(l)).pop() ?? lines.pop();
+  return memory && last !== memory ? `${last} (${memory})` : last;
 }
 
 if (solvers.has('cbc')) ensureCbc();

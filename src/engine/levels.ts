@@ -562,7 +562,7 @@ export const fairnessLevel: ObjectiveLevel = {
  * (`alone`: the schedule's value) it may use LOCAL_PACKING_SHARE, and when the schedule is still
  * more than FAIRNESS_LNS_GAP above the bound, the packing bound by slot follows (a second
  * fairness_bound): measured on rules-festival-400x300, 26,374 by kind, 26,487 by slot (12 rounds,
- * 1.3 s); on the plain festivals, whose volunteers of a group can all take the same shifts, by
+ * 1.1-1.3 s); on the plain festivals, whose volunteers of a group can all take the same shifts, by
  * slot gave the same bounds in 3-25 times the rounds.
  */
 export function sharpenByPacking(
