@@ -14,7 +14,10 @@
 // shift follows only the ones that end the volunteer's rest before it starts (the spacing rule);
 // daily limits and staffing are ignored. On the festival benchmarks it proves schedules optimal
 // that water-filling left 1% off; the rest raised rules-festival-400x300's bound by 1.6%
-// (BENCHMARKS.md). Where no model is built (over the MIP limit) it is fairness's only bound.
+// (BENCHMARKS.md). Where no model is built (over the MIP limit) it is fairness's only bound. With
+// `bySlot` the rows are each shift's slot kinds instead of kinds of slot summed over shifts: the
+// LP over configurations of the assignment itself, tighter where volunteers differ in which
+// shifts they can take, in more rounds (levels.ts runs it only where no fairness LP follows).
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
