@@ -23,6 +23,7 @@ import {
   SHORT_EPS,
   shortfall,
   shortfallBound,
+  type SoftGoals,
 } from './soft-goals.js';
 
 export type PhaseName =
@@ -553,6 +554,7 @@ export const fairnessLevel: ObjectiveLevel = {
       s.phases,
       bound,
       s.localRefinement !== undefined ? { value: fairnessObjective(s.f, s.values) } : undefined,
+      heldWishes(s.f.wishes),
     ),
 };
 
@@ -574,12 +576,13 @@ export function sharpenByPacking(
   phases: PhaseDiagnostics[],
   bound: number,
   alone?: { value: number },
+  wishes?: SoftGoals,
 ): number {
   for (const bySlot of [false, true]) {
     if (bySlot && (alone === undefined || alone.value <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
     const t = budget.now();
     const share = alone ? LOCAL_PACKING_SHARE : PACKING_SHARE;
-    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot });
+    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot, ...(wishes ? { wishes } : {}) });
     if (!packed) break;
     const kinds = bySlot ? `${packed.kinds} slot kinds of shifts` : `${packed.kinds} kinds of slot`;
     const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
@@ -597,6 +600,11 @@ export function sharpenByPacking(
     if (!packed.converged) break;
   }
   return bound;
+}
+
+/** The wishes fairness holds at their values (its levels before it), for the packing bound's rows; undefined without any. */
+function heldWishes(w: Wishes): SoftGoals | undefined {
+  return w.previous || w.avoided || w.short || w.preferred ? w.goals : undefined;
 }
 
 /** A level as the diagnostics give it: value and bound to 4 decimals, the gap |value - bound| / max(1, |value|). */

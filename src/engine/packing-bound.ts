@@ -18,11 +18,13 @@
 // `bySlot` the rows are each shift's slot kinds instead of kinds of slot summed over shifts: the
 // LP over configurations of the assignment itself, tighter where volunteers differ in which
 // shifts they can take, in more rounds (levels.ts runs it only where no fairness LP follows).
+// With `wishes` the LP holds the wishes fairness holds, at the schedule's own values.
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 import { gcd, type FairnessPieces } from './formulate.js';
 import { filledByClass } from './greedy.js';
+import { SHORT_EPS, type SoftGoals } from './soft-goals.js';
 import { restMs } from '../rules/spacing.js';
 
 /** Column generation rounds at most (each: one LP solve and one knapsack per kind of volunteer). */
@@ -34,6 +36,42 @@ export const TIMELINE_CELLS = 200_000;
 /** Configurations added per kind of volunteer and round at most (the best few loads). */
 const COLUMNS_PER_TYPE = 3;
 const EPS = 1e-7;
+
+/** The wishes' rows, in the levels' order (short: hours, the others: assignments counted). */
+const WISH_ROWS = ['previous', 'avoided', 'short', 'preferred'] as const;
+type WishRow = (typeof WISH_ROWS)[number];
+/** Where a configuration counts its assignments of each counted wish. */
+const WISH_INDEX: Record<Exclude<WishRow, 'short'>, number> = { previous: 0, avoided: 1, preferred: 2 };
+const WISH_COUNTS = 3;
+
+/** One volunteer's new assignments: their count per slot kind, and how many keep a previous assignment, are avoided, are preferred. */
+interface Configuration {
+  counts: Int32Array;
+  wish: Float64Array;
+}
+
+const configKey = (t: number, c: Configuration): string => `${t}|${c.counts.join(',')}|${c.wish.join(',')}`;
+
+function addWishCounts(wish: Float64Array, goals: SoftGoals, pair: number): void {
+  wish[WISH_INDEX.previous]! += goals.previous[pair]!;
+  wish[WISH_INDEX.avoided]! += goals.avoided[pair]!;
+  wish[WISH_INDEX.preferred]! += goals.preferred[pair]!;
+}
+
+/** The wishes as schedule `x` meets them: the values the levels before fairness hold. */
+function heldWishes(p: Prepared, goals: SoftGoals, x: ArrayLike<number>): Record<WishRow, number> {
+  const held = { previous: 0, avoided: 0, short: 0, preferred: 0 };
+  const hours = new Float64Array(p.sub.volunteers.length);
+  for (let pair = 0; pair < p.candShift.length; pair++) {
+    if (!x[pair]) continue;
+    held.previous += goals.previous[pair]!;
+    held.avoided += goals.avoided[pair]!;
+    held.preferred += goals.preferred[pair]!;
+    hours[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
+  }
+  hours.forEach((h, v) => (held.short += Math.max(0, goals.wanted[v]! - h)));
+  return held;
+}
 
 export interface PackingLimits {
   rounds: number;
@@ -47,6 +85,13 @@ export interface PackingLimits {
    * and rounds.
    */
   bySlot?: boolean;
+  /**
+   * The wishes fairness holds (the levels before it): rows for previous assignments kept (at
+   * least), avoided shifts (at most), hours short of min_hours (at most) and preferred shifts (at
+   * least) at the schedule's own counts, each wishing volunteer a kind of their own. Left out
+   * (the bound without them, still valid) when a wishing volunteer is priced by counts.
+   */
+  wishes?: SoftGoals;
 }
 
 export interface PackingOutcome {
@@ -76,6 +121,8 @@ interface VolunteerKind {
   costs: number[];
   /** Their candidate shifts in order of end, when pricing by the timeline (undefined: by counts per slot kind). */
   timeline?: Timeline;
+  /** A wishing volunteer's own kind: their candidate pair per slot kind of a shift, and the hours they still want. */
+  wisher?: { pairOf: Map<number, number>; wanted: number };
 }
 
 /**
@@ -184,13 +231,19 @@ export function packingBound(
   // Kinds of volunteer, and the incumbent's configuration of each volunteer.
   const typeIndex = new Map<string, number>();
   const types: VolunteerKind[] = [];
-  const incumbent = new Map<string, { type: number; counts: Int32Array }>();
+  const incumbent = new Map<string, { type: number; config: Configuration }>();
+  const goals = limits.wishes;
+  // The wishes' rows (previous, avoided, short, preferred: the levels this subproblem has).
+  const wishNames = goals ? WISH_ROWS.filter((w) => goals.uses[w]) : [];
+  let wishesPriced = wishNames.length > 0;
   f.pieces.forEach(({ breakpoints }, v) => {
     if (breakpoints.length < 2) return;
     const m = new Int32Array(K);
-    const counts = new Int32Array(K);
+    const config: Configuration = { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) };
     const slots: number[] = [];
     let candidateHours = 0;
+    const pairOf = new Map<number, number>();
+    let wishes = goals !== undefined && goals.wanted[v]! > SHORT_EPS;
     for (const pair of p.byVolunteer[v]!) {
       const s = p.candShift[pair]!;
       candidateHours += sub.shifts[s]!.hours;
@@ -198,32 +251,54 @@ export function packingBound(
       if (k < 0) continue;
       m[k]!++;
       slots.push(s);
-      if (x[pair]) counts[k]!++;
+      pairOf.set(s, pair);
+      if (goals && (goals.previous[pair] || goals.avoided[pair] || goals.preferred[pair])) wishes = true;
+      if (x[pair]) {
+        config.counts[k]!++;
+        if (goals) addWishCounts(config.wish, goals, pair);
+      }
     }
     const cap = Math.floor(Math.min(p.remaining[v]!, candidateHours) / grid + 1e-9);
     for (let k = 0; k < K; k++) m[k] = Math.min(m[k]!, Math.floor(cap / kindUnits[k]!));
     const lo = p.lockedHours[v]!;
     // By the timeline when its knapsack stays small (shifts x loads), else by counts per slot kind.
     const onTimeline = slots.length * (cap + 1) <= (limits.timelineCells ?? TIMELINE_CELLS);
+    // A wishing volunteer's pairs have wishes of their own: they are a kind of volunteer alone.
+    const wisher = wishNames.length > 0 && wishes;
+    if (wisher && !onTimeline) wishesPriced = false;
     const rest = restMs(sub.volunteers[v]!);
-    const key = `${lo}|${cap}|${breakpoints.join(',')}|${onTimeline ? `t${rest}|${slots.join(',')}` : m.join(',')}`;
+    const key = `${wisher ? `w${v}|` : ''}${lo}|${cap}|${breakpoints.join(',')}|${onTimeline ? `t${rest}|${slots.join(',')}` : m.join(',')}`;
     let t = typeIndex.get(key);
     if (t === undefined) {
       t = types.length;
       typeIndex.set(key, t);
       const timeline = onTimeline ? timelineOf(sub, slots, (slot) => kindUnits[kindOfShift[slot]!]!, rest) : undefined;
-      types.push({ n: 0, lo, cap, breakpoints, m, costs: [], ...(timeline ? { timeline } : {}) });
+      types.push({
+        n: 0,
+        lo,
+        cap,
+        breakpoints,
+        m,
+        costs: [],
+        ...(timeline ? { timeline } : {}),
+        ...(wisher ? { wisher: { pairOf, wanted: goals!.wanted[v]! } } : {}),
+      });
     }
     types[t]!.n++;
-    const ckey = `${t}|${counts.join(',')}`;
-    if (!incumbent.has(ckey)) incumbent.set(ckey, { type: t, counts });
+    const ckey = configKey(t, config);
+    if (!incumbent.has(ckey)) incumbent.set(ckey, { type: t, config });
   });
+  // Rows of wishes only where every wishing volunteer's configurations say which shifts they hold.
+  const wishRows = wishesPriced ? wishNames : [];
+  const W = wishRows.length;
   if (types.length === 0) return undefined;
 
-  // Rows: slot kinds (at most open), classes (at least filled), kinds of volunteer (exactly n).
+  // Rows: slot kinds (at most open), classes (at least filled), kinds of volunteer (exactly n),
+  // then the wishes at the schedule's own counts (previous and preferred at least, avoided and
+  // short at most).
   const T = types.length;
-  const rowLower = new Float64Array(K + C + T);
-  const rowUpper = new Float64Array(K + C + T);
+  const rowLower = new Float64Array(K + C + T + W);
+  const rowUpper = new Float64Array(K + C + T + W);
   for (let k = 0; k < K; k++) {
     rowLower[k] = -Infinity;
     rowUpper[k] = kindOpen[k]!;
@@ -236,15 +311,24 @@ export function packingBound(
     rowLower[K + C + i] = t.n;
     rowUpper[K + C + i] = t.n;
   });
+  const held = goals && W > 0 ? heldWishes(p, goals, x) : undefined;
+  wishRows.forEach((w, i) => {
+    const atLeast = w === 'previous' || w === 'preferred';
+    rowLower[K + C + T + i] = atLeast ? held![w] : -Infinity;
+    rowUpper[K + C + T + i] = atLeast ? Infinity : held![w] + (w === 'short' ? SHORT_EPS : 0);
+  });
+  /** A configuration's coefficient in wish row `w`, for a volunteer of `type` with `units` new hours on the grid. */
+  const wishCoef = (type: VolunteerKind, config: Configuration, units: number, w: WishRow): number =>
+    w === 'short' ? Math.max(0, (type.wisher?.wanted ?? 0) - units * grid) : config.wish[WISH_INDEX[w]]!;
   const seen = new Set<string>();
-  const column = (t: number, counts: ArrayLike<number>): LpColumn => {
+  const column = (t: number, config: Configuration): LpColumn => {
     const type = types[t]!;
     const rows: number[] = [];
     const values: number[] = [];
     const perClass = new Float64Array(C);
     let units = 0;
     for (let k = 0; k < K; k++) {
-      const q = counts[k]!;
+      const q = config.counts[k]!;
       if (q === 0) continue;
       rows.push(k);
       values.push(q);
@@ -258,12 +342,18 @@ export function packingBound(
     }
     rows.push(K + C + t);
     values.push(1);
-    seen.add(`${t}|${Array.from(counts).join(',')}`);
+    wishRows.forEach((w, i) => {
+      const a = wishCoef(type, config, units, w);
+      if (a === 0) return;
+      rows.push(K + C + T + i);
+      values.push(a);
+    });
+    seen.add(configKey(t, config));
     return { cost: piecesValue(type.breakpoints, type.lo + units * grid), rows, values };
   };
   const first: LpColumn[] = [];
-  types.forEach((_, t) => first.push(column(t, new Int32Array(K))));
-  for (const [key, { type, counts }] of incumbent) if (!seen.has(key)) first.push(column(type, counts));
+  types.forEach((_, t) => first.push(column(t, { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) })));
+  for (const [key, { type, config }] of incumbent) if (!seen.has(key)) first.push(column(type, config));
 
   const lp: ColumnLp = backend.columnLp(rowLower, rowUpper, first);
   const outcome: PackingOutcome = { bound: -Infinity, lp: null, rounds: 0, columns: first.length, types: T, kinds: K, converged: false };
@@ -279,20 +369,26 @@ export function packingBound(
       const kindDual = Float64Array.from({ length: K }, (_, k) => Math.min(0, dual[k]!));
       const classDual = Float64Array.from({ length: C }, (_, c) => Math.max(0, dual[K + c]!));
       const worth = Float64Array.from({ length: K }, (_, k) => kindDual[k]! + classDual[kindClass[k]!]!);
+      const wishDual: Record<WishRow, number> = { previous: 0, avoided: 0, short: 0, preferred: 0 };
       let bound = 0;
+      wishRows.forEach((w, i) => {
+        const atLeast = w === 'previous' || w === 'preferred';
+        wishDual[w] = atLeast ? Math.max(0, dual[K + C + T + i]!) : Math.min(0, dual[K + C + T + i]!);
+        bound += wishDual[w] * (atLeast ? rowLower[K + C + T + i]! : rowUpper[K + C + T + i]!);
+      });
       for (let k = 0; k < K; k++) bound += kindDual[k]! * kindOpen[k]!;
       for (let c = 0; c < C; c++) bound += classDual[c]! * filled[c]!;
       const added: LpColumn[] = [];
       for (let t = 0; t < T && work <= limits.work; t++) {
         const type = types[t]!;
+        const wished = type.wisher && W > 0 ? { goals: goals!, dual: wishDual, grid } : undefined;
         const priced = type.timeline
-          ? priceTimeline(type, type.timeline, worth, kindOfShift, kindUnits, grid, dual[K + C + t]!)
+          ? priceTimeline(type, type.timeline, worth, kindOfShift, kindUnits, grid, dual[K + C + t]!, wished)
           : price(type, worth, kindUnits, grid, dual[K + C + t]!);
         work += priced.work;
         bound += types[t]!.n * Math.min(priced.least, dual[K + C + t]!);
-        for (const counts of priced.columns) {
-          const key = `${t}|${counts.join(',')}`;
-          if (!seen.has(key)) added.push(column(t, counts));
+        for (const config of priced.columns) {
+          if (!seen.has(configKey(t, config))) added.push(column(t, config));
         }
       }
       if (work > limits.work) break;
@@ -313,8 +409,15 @@ export function packingBound(
 /** What pricing one kind of volunteer gives: the least of cost - worth over its configurations, the configurations to add (counts per slot kind), and the work done. */
 interface Priced {
   least: number;
-  columns: Int32Array[];
+  columns: Configuration[];
   work: number;
+}
+
+/** A wishing volunteer's pricing: the wishes' duals (signs kept) and the grid of hours. */
+interface Wished {
+  goals: SoftGoals;
+  dual: Record<WishRow, number>;
+  grid: number;
 }
 
 /**
@@ -322,11 +425,14 @@ interface Priced {
  * load is convex; past a load where it is >= mu and rising, it stays so, so no configuration of a
  * larger load has a negative reduced cost (and its least is at least mu, which the caller uses).
  */
-function reach(type: VolunteerKind, rate: number, mu: number, grid: number): { top: number; cost: (units: number) => number } {
+function reach(type: VolunteerKind, rate: number, mu: number, grid: number, wished?: Wished): { top: number; cost: (units: number) => number } {
   const { costs } = type;
+  // Hours short of min_hours, priced by their row's dual (<= 0): convex in the load, as the pieces are.
+  const shortPrice = wished && type.wisher ? -wished.dual.short : 0;
+  const wanted = type.wisher?.wanted ?? 0;
   const cost = (units: number): number => {
     while (costs.length <= units) costs.push(piecesValue(type.breakpoints, type.lo + costs.length * grid));
-    return costs[units]!;
+    return costs[units]! + (shortPrice > 0 ? shortPrice * Math.max(0, wanted - units * grid) : 0);
   };
   let top = 0;
   while (top < type.cap) {
@@ -396,7 +502,7 @@ function price(type: VolunteerKind, worth: Float64Array, kindUnits: readonly num
         at -= itemCount[i]! * kindUnits[itemKind[i]!]!;
       }
     }
-    return counts;
+    return { counts, wish: new Float64Array(WISH_COUNTS) };
   });
   return { least, columns, work: width * Math.max(1, itemKind.length) };
 }
@@ -414,16 +520,24 @@ function priceTimeline(
   kindUnits: readonly number[],
   grid: number,
   mu: number,
+  wished?: Wished,
 ): Priced {
   const n = timeline.slots.length;
-  // Each shift at its slot kind of most worth.
+  // Each shift at its slot kind of most worth (a wishing volunteer's pair adds its wishes' duals).
   const pick = new Int32Array(n);
   const value = new Float64Array(n);
   let rate = 0;
+  const pairOf = type.wisher?.pairOf;
+  const wishWorth = (slot: number): number => {
+    if (!wished || !pairOf) return 0;
+    const pair = pairOf.get(slot)!;
+    const { goals, dual } = wished;
+    return dual.previous * goals.previous[pair]! + dual.avoided * goals.avoided[pair]! + dual.preferred * goals.preferred[pair]!;
+  };
   timeline.slots.forEach((slots, i) => {
     let best = -Infinity;
     for (const slot of slots) {
-      const w = worth[kindOfShift[slot]!]!;
+      const w = worth[kindOfShift[slot]!]! + wishWorth(slot);
       if (w > best) {
         best = w;
         pick[i] = slot;
@@ -432,7 +546,7 @@ function priceTimeline(
     value[i] = best;
     rate = Math.max(rate, best / timeline.units[i]!);
   });
-  const { top, cost } = reach(type, rate, mu, grid);
+  const { top, cost } = reach(type, rate, mu, grid, wished);
   const width = top + 1;
   // Row r: the first r shifts by end.
   const best = new Float64Array((n + 1) * width).fill(-Infinity);
@@ -453,17 +567,18 @@ function priceTimeline(
   }
   const { least, loads } = bestLoads((load) => best[n * width + load]!, top, cost, mu);
   const columns = loads.map((load) => {
-    const counts = new Int32Array(kindUnits.length);
+    const config: Configuration = { counts: new Int32Array(kindUnits.length), wish: new Float64Array(WISH_COUNTS) };
     let at = load;
     let i = n - 1;
     while (i >= 0 && at > 0) {
       if (took[i * width + at]) {
-        counts[kindOfShift[pick[i]!]!]!++;
+        config.counts[kindOfShift[pick[i]!]!]!++;
+        if (wished && pairOf) addWishCounts(config.wish, wished.goals, pairOf.get(pick[i]!)!);
         at -= timeline.units[i]!;
         i = timeline.before[i]! - 1;
       } else i--;
     }
-    return counts;
+    return config;
   });
   return { least, columns, work: (n + 1) * width };
 }
