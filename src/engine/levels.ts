@@ -545,23 +545,17 @@ export const fairnessLevel: ObjectiveLevel = {
     note(s.phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, s.budget.now() - t);
   },
   sharpen: (s, bound, backend) =>
-    sharpenByPacking(
-      s.p,
-      s.f,
-      s.x,
-      backend,
-      s.budget,
-      s.phases,
-      bound,
-      s.localRefinement !== undefined ? { value: fairnessObjective(s.f, s.values) } : undefined,
-      heldWishes(s.f.wishes),
-    ),
+    sharpenByPacking(s.p, s.f, s.x, backend, s.budget, s.phases, bound, {
+      goals: s.f.wishes.goals,
+      ...(s.localRefinement !== undefined ? { alone: fairnessObjective(s.f, s.values) } : {}),
+    }),
 };
 
 /**
  * `bound` raised by the packing bound of schedule `x` where the backend gives it (phase
- * fairness_bound, within PACKING_SHARE of the time left). Where no LP or MIP of the level follows
- * (`alone`: the schedule's value) it may use LOCAL_PACKING_SHARE, and when the schedule is still
+ * fairness_bound, within PACKING_SHARE of the time left), with the wishes `o.goals` has held at
+ * the schedule's values. Where no LP or MIP of the level follows (`o.alone`: the schedule's
+ * value) it may use LOCAL_PACKING_SHARE, and when the schedule is still
  * more than FAIRNESS_LNS_GAP above the bound, the packing bound by slot follows (a second
  * fairness_bound): measured on rules-festival-400x300, 26,374 by kind, 26,487 by slot (12 rounds,
  * 1.1-1.3 s); on the plain festivals, whose volunteers of a group can all take the same shifts, by
@@ -575,14 +569,14 @@ export function sharpenByPacking(
   budget: Budget,
   phases: PhaseDiagnostics[],
   bound: number,
-  alone?: { value: number },
-  wishes?: SoftGoals,
+  o: { goals: SoftGoals; alone?: number },
 ): number {
+  const { alone } = o;
   for (const bySlot of [false, true]) {
-    if (bySlot && (alone === undefined || alone.value <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
+    if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
     const t = budget.now();
-    const share = alone ? LOCAL_PACKING_SHARE : PACKING_SHARE;
-    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot, ...(wishes ? { wishes } : {}) });
+    const share = alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE;
+    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot, wishes: o.goals });
     if (!packed) break;
     const kinds = bySlot ? `${packed.kinds} slot kinds of shifts` : `${packed.kinds} kinds of slot`;
     const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
@@ -600,11 +594,6 @@ export function sharpenByPacking(
     if (!packed.converged) break;
   }
   return bound;
-}
-
-/** The wishes fairness holds at their values (its levels before it), for the packing bound's rows; undefined without any. */
-function heldWishes(w: Wishes): SoftGoals | undefined {
-  return w.previous || w.avoided || w.short || w.preferred ? w.goals : undefined;
 }
 
 /** A level as the diagnostics give it: value and bound to 4 decimals, the gap |value - bound| / max(1, |value|). */

@@ -24,7 +24,7 @@ import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
 import { gcd, type FairnessPieces } from './formulate.js';
 import { filledByClass } from './greedy.js';
-import { SHORT_EPS, type SoftGoals } from './soft-goals.js';
+import { avoidedCount, preferredCount, previousCount, SHORT_EPS, shortAt, shortfall, type SoftGoals } from './soft-goals.js';
 import { restMs } from '../rules/spacing.js';
 
 /** Column generation rounds at most (each: one LP solve and one knapsack per kind of volunteer). */
@@ -60,17 +60,7 @@ function addWishCounts(wish: Float64Array, goals: SoftGoals, pair: number): void
 
 /** The wishes as schedule `x` meets them: the values the levels before fairness hold. */
 function heldWishes(p: Prepared, goals: SoftGoals, x: ArrayLike<number>): Record<WishRow, number> {
-  const held = { previous: 0, avoided: 0, short: 0, preferred: 0 };
-  const hours = new Float64Array(p.sub.volunteers.length);
-  for (let pair = 0; pair < p.candShift.length; pair++) {
-    if (!x[pair]) continue;
-    held.previous += goals.previous[pair]!;
-    held.avoided += goals.avoided[pair]!;
-    held.preferred += goals.preferred[pair]!;
-    hours[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
-  }
-  hours.forEach((h, v) => (held.short += Math.max(0, goals.wanted[v]! - h)));
-  return held;
+  return { previous: previousCount(goals, x), avoided: avoidedCount(goals, x), short: shortfall(p, goals, x), preferred: preferredCount(goals, x) };
 }
 
 export interface PackingLimits {
@@ -88,8 +78,9 @@ export interface PackingLimits {
   /**
    * The wishes fairness holds (the levels before it): rows for previous assignments kept (at
    * least), avoided shifts (at most), hours short of min_hours (at most) and preferred shifts (at
-   * least) at the schedule's own counts, each wishing volunteer a kind of their own. Left out
-   * (the bound without them, still valid) when a wishing volunteer is priced by counts.
+   * least) at the schedule's own counts, for the levels `uses` says the subproblem has; each
+   * wishing volunteer a kind of their own. Left out (the bound without them, still valid) when a
+   * wishing volunteer is priced by counts.
    */
   wishes?: SoftGoals;
 }
@@ -121,8 +112,8 @@ interface VolunteerKind {
   costs: number[];
   /** Their candidate shifts in order of end, when pricing by the timeline (undefined: by counts per slot kind). */
   timeline?: Timeline;
-  /** A wishing volunteer's own kind: their candidate pair per slot kind of a shift, and the hours they still want. */
-  wisher?: { pairOf: Map<number, number>; wanted: number };
+  /** A wishing volunteer's own kind: their candidate pair per slot kind of a shift, and the volunteer (for their hours still wanted). */
+  wisher?: { pairOf: Map<number, number>; v: number };
 }
 
 /**
@@ -281,7 +272,7 @@ export function packingBound(
         m,
         costs: [],
         ...(timeline ? { timeline } : {}),
-        ...(wisher ? { wisher: { pairOf, wanted: goals!.wanted[v]! } } : {}),
+        ...(wisher ? { wisher: { pairOf, v } } : {}),
       });
     }
     types[t]!.n++;
@@ -319,7 +310,7 @@ export function packingBound(
   });
   /** A configuration's coefficient in wish row `w`, for a volunteer of `type` with `units` new hours on the grid. */
   const wishCoef = (type: VolunteerKind, config: Configuration, units: number, w: WishRow): number =>
-    w === 'short' ? Math.max(0, (type.wisher?.wanted ?? 0) - units * grid) : config.wish[WISH_INDEX[w]]!;
+    w === 'short' ? (type.wisher ? shortAt(goals!, type.wisher.v, units * grid) : 0) : config.wish[WISH_INDEX[w]]!;
   const seen = new Set<string>();
   const column = (t: number, config: Configuration): LpColumn => {
     const type = types[t]!;
@@ -429,10 +420,9 @@ function reach(type: VolunteerKind, rate: number, mu: number, grid: number, wish
   const { costs } = type;
   // Hours short of min_hours, priced by their row's dual (<= 0): convex in the load, as the pieces are.
   const shortPrice = wished && type.wisher ? -wished.dual.short : 0;
-  const wanted = type.wisher?.wanted ?? 0;
   const cost = (units: number): number => {
     while (costs.length <= units) costs.push(piecesValue(type.breakpoints, type.lo + costs.length * grid));
-    return costs[units]! + (shortPrice > 0 ? shortPrice * Math.max(0, wanted - units * grid) : 0);
+    return costs[units]! + (shortPrice > 0 ? shortPrice * shortAt(wished!.goals, type.wisher!.v, units * grid) : 0);
   };
   let top = 0;
   while (top < type.cap) {

@@ -8,7 +8,7 @@ import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessBreakpoints, formulate, type Formulation } from './formulate.js';
 import { piecesValue } from './packing-bound.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
-import { hasWishes, moveKeepsWishes, softGoals, type SoftGoals } from './soft-goals.js';
+import { hasWishes, moveKeepsWishes, softGoals } from './soft-goals.js';
 import {
   fairnessLevel,
   fairnessLowerBound,
@@ -136,15 +136,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     const t = solving.now();
     x = improveFairness(p, x, solving, hasWishes(goals) ? { goals, moveKeepsWishes } : undefined);
     report(x, 'balance', upper);
-    const fairness = fairnessWithoutModel(
-      run,
-      x,
-      filled,
-      backend,
-      solving,
-      { ms: solving.now() - t, text: `${why}: local search only` },
-      hasWishes(goals) ? goals : undefined,
-    );
+    const fairness = fairnessWithoutModel(run, x, filled, backend, solving, { ms: solving.now() - t, text: `${why}: local search only` });
     return finish(run, { x, filled, fillBound: upper, levels: [fairness] }, false);
   }
 
@@ -193,14 +185,13 @@ function fairnessWithoutModel(
   backend: SolverBackend | undefined,
   budget: Budget,
   done: { ms: number; text: string },
-  wishes: SoftGoals | undefined,
 ): LevelDiagnostics {
   const loads = loadsOf(p, x);
   const f = { pieces: fairnessBreakpoints(p, loads).breakpoints.map((breakpoints) => ({ breakpoints })) };
   const value = f.pieces.reduce((t, { breakpoints }, v) => t + (breakpoints.length < 2 ? 0 : piecesValue(breakpoints, loads[v]!)), 0);
   let bound = fairnessLowerBound(p, f, filled);
   note(phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, done.ms, done.text);
-  if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { value }, wishes);
+  if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { goals: softGoals(p), alone: value });
   return levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound));
 }
 

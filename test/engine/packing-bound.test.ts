@@ -19,7 +19,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { generatedInstance } from '../../bench/generate.js';
 import { bestLevels, compareLevels, filledByPriority, levelsOfResult, tinyRequests } from '../helpers/exhaustive.js';
-import { hasWishes, softGoals } from '../../src/engine/soft-goals.js';
+import { softGoals } from '../../src/engine/soft-goals.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
 
@@ -56,6 +56,14 @@ function scheduleOf(p: ReturnType<typeof prepare>, result: Json): Uint8Array {
   return Uint8Array.from({ length: p.candShift.length }, (_, pair) => {
     const s = p.sub.shifts[p.candShift[pair]!]!;
     return roster.has(`${p.sub.volunteers[p.candVolunteer[pair]!]!.id}|${s.id}|${s.group}`) ? 1 : 0;
+  });
+}
+
+/** Each subproblem of `request` with `result`'s schedule over it, and its model with fine pieces all the way up (chordSlack is then all the pricing can add). */
+function subproblemsOf(request: Json, result: Json): Array<{ p: ReturnType<typeof prepare>; x: Uint8Array; f: ReturnType<typeof formulate> }> {
+  return decompose(normalizeRequest(request as ScheduleRequest)).map((sub) => {
+    const p = prepare(sub);
+    return { p, x: scheduleOf(p, result), f: formulate(p, new Float64Array(p.sub.volunteers.length).fill(1e9)) };
   });
 }
 
@@ -163,10 +171,7 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
         let total = 0;
         let slotTotal = 0;
         let chord = 0;
-        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
-          const p = prepare(sub);
-          const x = scheduleOf(p, result);
-          const f = formulate(p, new Float64Array(p.sub.volunteers.length).fill(1e9));
+        for (const { p, x, f } of subproblemsOf(request, result)) {
           const bound = packingBound(p, f, x, highs, budget());
           if (!bound) continue;
           const bySlot = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity, bySlot: true });
@@ -198,13 +203,9 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
         if (compareLevels(levelsOfResult(request, result), best) !== 0) return;
         let total = 0;
         let chord = 0;
-        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
-          const p = prepare(sub);
-          const x = scheduleOf(p, result);
-          const f = formulate(p, new Float64Array(p.sub.volunteers.length).fill(1e9));
-          const goals = softGoals(p);
+        for (const { p, x, f } of subproblemsOf(request, result)) {
           const plain = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity });
-          const wished = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity, ...(hasWishes(goals) ? { wishes: goals } : {}) });
+          const wished = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity, wishes: softGoals(p) });
           if (!wished) continue;
           priced++;
           if (plain?.converged && wished.converged) expect(wished.bound).to.be.at.least(plain.bound - 1e-5);
@@ -230,10 +231,8 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
       const p = prepare(sub);
       const x = scheduleOf(p, result);
       const f = formulate(p, loadsOf(p, x));
-      const goals = softGoals(p);
       plain += packingBound(p, f, x, highs, budget())?.bound ?? 0;
-      wished +=
-        packingBound(p, f, x, highs, budget(), { rounds: PACKING_ROUNDS, work: PACKING_WORK, ...(hasWishes(goals) ? { wishes: goals } : {}) })?.bound ?? 0;
+      wished += packingBound(p, f, x, highs, budget(), { rounds: PACKING_ROUNDS, work: PACKING_WORK, wishes: softGoals(p) })?.bound ?? 0;
     }
     const squares = result.summary.sum_squared_hours as number;
     expect(wished, JSON.stringify({ plain, wished, squares })).to.be.greaterThan(plain * 1.002);
