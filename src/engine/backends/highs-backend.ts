@@ -10,6 +10,8 @@ import {
   type ColumnLp,
   type LpColumn,
   roundIntegers,
+  STALL_GAP_PROGRESS,
+  STALL_WIDE_FACTOR,
   type PhaseOutcome,
   type PhaseRequest,
   type PhaseStatus,
@@ -205,19 +207,29 @@ type Callbacks = Parameters<HighsModel['run']>[0];
 /**
  * The interrupt callbacks: the budget (deadline or cancellation; HiGHS's own time limit can
  * overshoot by a second or more on large models), an incumbent that reaches `stopAt` (a bound
- * proves it), and no better incumbent for `stallIterations` LP iterations.
+ * proves it), and no progress for `stallIterations` LP iterations: no better incumbent, nor
+ * (with `stallGap`, while the gap is wider) a bound that closes STALL_GAP_PROGRESS of the gap.
+ * With `stallGap`, while the gap is wide, the window starts once the root LP is solved and is
+ * STALL_WIDE_FACTOR times as long (PhaseRequest.stallGap).
  */
-function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 'stallIterations'>, maximize: boolean): Callbacks {
-  const { budget, stopAt, stallIterations } = req;
+function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 'stallIterations' | 'stallGap'>, maximize: boolean): Callbacks {
+  const { budget, stopAt, stallIterations, stallGap } = req;
   let best = Number.NaN;
   let bestAt = 0;
+  /** The gap between incumbent and bound at the last progress. */
+  let gapAt = Infinity;
+  /** Whether the root LP is solved (the MIP's bound is finite). */
+  let rooted = false;
   const onBudget = (e: { interrupt(): void }): void => {
     if (budget.expired()) e.interrupt();
   };
   return {
     [highs.constants.callbackType.simplexInterrupt]: onBudget,
     [highs.constants.callbackType.ipmInterrupt]: onBudget,
-    [highs.constants.callbackType.mipInterrupt]: (e: { interrupt(): void; data: { mip_primal_bound?: number; mip_total_lp_iterations?: bigint } }) => {
+    [highs.constants.callbackType.mipInterrupt]: (e: {
+      interrupt(): void;
+      data: { mip_primal_bound?: number; mip_dual_bound?: number; mip_total_lp_iterations?: bigint };
+    }) => {
       if (budget.expired()) {
         e.interrupt();
         return;
@@ -229,10 +241,18 @@ function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 
         e.interrupt();
         return;
       }
-      if (primal !== best) {
+      const dual = e.data.mip_dual_bound;
+      const bound = stallGap === undefined ? dual : maximize ? Math.min(dual ?? Infinity, stallGap.bound) : Math.max(dual ?? -Infinity, stallGap.bound);
+      const gap = typeof bound === 'number' && Number.isFinite(bound) ? Math.abs(primal - bound) : Infinity;
+      const wide = stallGap !== undefined && gap > stallGap.gap * Math.abs(primal);
+      const closing = wide && gap <= gapAt * (1 - STALL_GAP_PROGRESS);
+      const rootSolved = stallGap !== undefined && !rooted && typeof dual === 'number' && Number.isFinite(dual);
+      if (rootSolved) rooted = true;
+      if (primal !== best || closing || (rootSolved && wide)) {
         best = primal;
         bestAt = work;
-      } else if (stallIterations !== undefined && work - bestAt >= stallIterations) {
+        gapAt = gap;
+      } else if (stallIterations !== undefined && work - bestAt >= stallIterations * (wide ? STALL_WIDE_FACTOR : 1)) {
         e.interrupt();
       }
     },
