@@ -122,11 +122,11 @@ export const FAIRNESS_WINDOWS_PER_PASS = 6;
 export const FAIRNESS_LNS_GAP = 0.005;
 /**
  * The fairness MIP's stall window is held open (PhaseRequest.stallGap) while its schedule is
- * more than this above the bound: twice the windows' gap. Measured (10 s): at 0.5% it took
- * festival-400x300 1.4 -> 1.6 s for the same schedule (its "bar" group 0.51% above the bound, the
- * MIP running 0.3 s longer for nothing); at 1% the festivals' times and schedules are as before,
- * and the scarce and wish festivals gain as at 0.5% (scarceB 1.25% -> 0.38% above its bound,
- * scarceC 0.95% -> 0.45%).
+ * more than this share of the bound above it: twice the windows' gap (RINS and the windows
+ * inherit it). Measured (10 s): at 0.5% festival-400x300 took 1.6-1.7 s instead of 1.4 s for the
+ * same schedule (its "bar" group 0.51% above the bound); at 1% the festivals' times and schedules
+ * are as before, and the scarce and wish festivals gain as at 0.5% (scarceB 1.25% -> 0.38% above
+ * its bound, scarceC 0.95% -> 0.45%).
  */
 export const FAIRNESS_STALL_GAP = 0.01;
 /**
@@ -217,7 +217,7 @@ export interface ObjectiveLevel {
   /** Whether the MIP's own bound tightens the level's bound. */
   boundFromMip: boolean;
   proven(value: number, bound: number): boolean;
-  mipRequest(bound: number): Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations'>;
+  mipRequest(bound: number): Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap'>;
   /** For a coverage level of a subproblem of several groups: the part where the class is short, whose LP bounds it cheaply. */
   part?(s: LevelState): CoveragePart | undefined;
   /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
@@ -540,7 +540,7 @@ export const fairnessLevel: ObjectiveLevel = {
     relGap: FAIRNESS_GAP,
     stopAt: bound * (1 + FAIRNESS_GAP),
     stallIterations: STALL_ITERATIONS,
-    stallGap: { gap: FAIRNESS_STALL_GAP, bound },
+    stallGap: { gap: FAIRNESS_STALL_GAP * bound, bound },
   }),
   skipNote: 'the LP relaxation did not finish in time',
   // Local search first: transfers and swaps often land within the gap, and give the MIP its start.
@@ -913,7 +913,7 @@ class LevelRunner {
   /**
    * The model of the level running with every column `free` rejects fixed at `values` (the rows
    * over fixed columns alone left out, MipModel.fixedExcept): its request (the objective on the
-   * free columns, `stopAt` less what the fixed ones contribute), its start, and `expand`, which
+   * free columns, `stopAt` and `stallGap`'s bound less what the fixed ones contribute), its start, and `expand`, which
    * reads a solution of it back as one of the whole model (its objective too).
    */
   private fixedModel(
@@ -921,7 +921,7 @@ class LevelRunner {
     free: (col: number) => boolean,
     rowBounds: Map<number, [number, number]>,
     objective: Objective,
-    request: Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations'>,
+    request: Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap'>,
   ): {
     model: MipModel;
     request: Omit<PhaseRequest, 'budget' | 'start'>;
@@ -940,6 +940,7 @@ class LevelRunner {
         objective: { sense: objective.sense, costs: pick(objective.costs) },
         rowBounds: new Map(),
         ...(request.stopAt !== undefined ? { stopAt: request.stopAt - constant } : {}),
+        ...(request.stallGap ? { stallGap: { gap: request.stallGap.gap, bound: request.stallGap.bound - constant } } : {}),
       },
       start: pick(values),
       expand: (outcome) => {

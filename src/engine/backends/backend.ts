@@ -37,19 +37,20 @@ export interface PhaseRequest {
    */
   stallIterations?: number;
   /**
-   * The stall window for a level whose bound matters (fairness, to be within `gap` of it). While
-   * the incumbent is more than `gap` (relative) from the better of the MIP's bound and `bound`
-   * (one known from elsewhere), the window is STALL_WIDE_FACTOR times stallIterations, and a MIP
-   * bound that closes STALL_GAP_PROGRESS of that gap since the last progress counts as progress
-   * too (the window starts again); where the incumbent is already that close, only a better one
-   * does. And while the gap is wide the window starts once the root LP is solved, not at the
-   * first iteration.
+   * The stall window for a level whose bound matters (fairness, to be within a gap of it). While
+   * the incumbent is more than `gap` (absolute, in the objective's units) from the better of the
+   * MIP's bound and `bound` (one known from elsewhere), the window starts once the root LP is
+   * solved rather than at the first iteration, is STALL_WIDE_FACTOR times stallIterations, and a
+   * MIP bound that closes STALL_GAP_PROGRESS of that gap since the last progress counts as
+   * progress too (the window starts again); where the incumbent is already that close, only a
+   * better one does. A sub-MIP with columns fixed (RINS, windows) gets `bound` less what the
+   * fixed columns contribute, as `stopAt`.
    *
-   * Measured on scarce festivals not in the benchmark set (150 x 400, 8 groups, 10 s): the
-   * fairness MIP of a group of 500-2,000 columns stopped 1.2-3.8% above its bound after 0.15-0.35
-   * s, where HiGHS alone proves it in 0.5-6 s, its bound rising through the root's cuts (the
-   * root LP itself took 1,100-1,250 of the 2,000 iterations); with this rule four of the eight
-   * groups were proven and the whole was 0.3% above its bound instead of 1.25%.
+   * Measured on a scarce festival not in the benchmark set (scarceB: 150 x 400, 8 groups, 10 s):
+   * the fairness MIP of a group of 480-2,100 columns stopped 1.2-3.8% above its bound after
+   * 0.15-0.35 s, where HiGHS alone proves it in 0.5-6 s, its bound rising through the root's cuts
+   * (on two groups the root LP alone took 1,128 and 1,254 of the 2,000 iterations); with this
+   * rule (at 1%, levels.ts FAIRNESS_STALL_GAP) the whole was 0.30-0.38% above its bound, not 1.25%.
    */
   stallGap?: { gap: number; bound: number };
   /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */

@@ -206,20 +206,11 @@ type Callbacks = Parameters<HighsModel['run']>[0];
 
 /**
  * The interrupt callbacks: the budget (deadline or cancellation; HiGHS's own time limit can
- * overshoot by a second or more on large models), an incumbent that reaches `stopAt` (a bound
- * proves it), and no progress for `stallIterations` LP iterations: no better incumbent, nor
- * (with `stallGap`, while the gap is wider) a bound that closes STALL_GAP_PROGRESS of the gap.
- * With `stallGap`, while the gap is wide, the window starts once the root LP is solved and is
- * STALL_WIDE_FACTOR times as long (PhaseRequest.stallGap).
+ * overshoot by a second or more on large models) and, for a MIP, its stop rule (mipStopRule).
  */
 function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 'stallIterations' | 'stallGap'>, maximize: boolean): Callbacks {
-  const { budget, stopAt, stallIterations, stallGap } = req;
-  let best = Number.NaN;
-  let bestAt = 0;
-  /** The gap between incumbent and bound at the last progress. */
-  let gapAt = Infinity;
-  /** Whether the root LP is solved (the MIP's bound is finite). */
-  let rooted = false;
+  const { budget } = req;
+  const stops = mipStopRule(req, maximize);
   const onBudget = (e: { interrupt(): void }): void => {
     if (budget.expired()) e.interrupt();
   };
@@ -230,33 +221,51 @@ function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 
       interrupt(): void;
       data: { mip_primal_bound?: number; mip_dual_bound?: number; mip_total_lp_iterations?: bigint };
     }) => {
-      if (budget.expired()) {
-        e.interrupt();
-        return;
-      }
-      const primal = e.data.mip_primal_bound;
-      const work = Number(e.data.mip_total_lp_iterations ?? 0);
-      if (typeof primal !== 'number' || !Number.isFinite(primal)) return;
-      if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) {
-        e.interrupt();
-        return;
-      }
-      const dual = e.data.mip_dual_bound;
-      const bound = stallGap === undefined ? dual : maximize ? Math.min(dual ?? Infinity, stallGap.bound) : Math.max(dual ?? -Infinity, stallGap.bound);
-      const gap = typeof bound === 'number' && Number.isFinite(bound) ? Math.abs(primal - bound) : Infinity;
-      const wide = stallGap !== undefined && gap > stallGap.gap * Math.abs(primal);
-      const closing = wide && gap <= gapAt * (1 - STALL_GAP_PROGRESS);
-      const rootSolved = stallGap !== undefined && !rooted && typeof dual === 'number' && Number.isFinite(dual);
-      if (rootSolved) rooted = true;
-      if (primal !== best || closing || (rootSolved && wide)) {
-        best = primal;
-        bestAt = work;
-        gapAt = gap;
-      } else if (stallIterations !== undefined && work - bestAt >= stallIterations * (wide ? STALL_WIDE_FACTOR : 1)) {
-        e.interrupt();
-      }
+      if (budget.expired() || stops(e.data.mip_primal_bound, e.data.mip_dual_bound, Number(e.data.mip_total_lp_iterations ?? 0))) e.interrupt();
     },
   } as Callbacks;
+}
+
+/**
+ * A MIP's stop rule, fed each progress report (incumbent, the MIP's bound, LP iterations so far);
+ * true once it should stop: an incumbent that reaches `stopAt` (a bound proves it), or no
+ * progress for `stallIterations` LP iterations. Progress is a better incumbent; with `stallGap`,
+ * while the incumbent is more than `stallGap.gap` from the better of the MIP's bound and
+ * `stallGap.bound` (wide), also the root LP solved (the MIP's first finite bound) and a bound
+ * that closes STALL_GAP_PROGRESS of the gap since the last progress, and the window is
+ * STALL_WIDE_FACTOR times as long (PhaseRequest.stallGap).
+ */
+export function mipStopRule(
+  req: Pick<PhaseRequest, 'stopAt' | 'stallIterations' | 'stallGap'>,
+  maximize: boolean,
+): (primal: number | undefined, dual: number | undefined, work: number) => boolean {
+  const { stopAt, stallIterations, stallGap } = req;
+  let best = Number.NaN;
+  let bestAt = 0;
+  /** The gap between incumbent and bound at the last progress. */
+  let gapAt = Infinity;
+  /** Whether the root LP is solved (the MIP's bound was finite once). */
+  let rooted = false;
+  return (primal, dual, work) => {
+    if (typeof primal !== 'number' || !Number.isFinite(primal)) return false;
+    if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) return true;
+    const finiteDual = typeof dual === 'number' && Number.isFinite(dual);
+    const bounds = [...(finiteDual ? [dual] : []), ...(stallGap && Number.isFinite(stallGap.bound) ? [stallGap.bound] : [])];
+    const bound = bounds.length === 0 ? undefined : maximize ? Math.min(...bounds) : Math.max(...bounds);
+    // An incumbent past the bound (tolerances) has no gap left.
+    const gap = bound === undefined ? Infinity : Math.max(0, maximize ? bound - primal : primal - bound);
+    const wide = stallGap !== undefined && gap > stallGap.gap;
+    const closing = wide && Number.isFinite(gap) && gap <= gapAt * (1 - STALL_GAP_PROGRESS);
+    const rootSolved = stallGap !== undefined && !rooted && finiteDual;
+    if (rootSolved) rooted = true;
+    if (primal !== best || closing || (rootSolved && wide)) {
+      best = primal;
+      bestAt = work;
+      gapAt = gap;
+      return false;
+    }
+    return stallIterations !== undefined && work - bestAt >= stallIterations * (wide ? STALL_WIDE_FACTOR : 1);
+  };
 }
 
 /** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
