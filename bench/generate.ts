@@ -4,19 +4,11 @@
 // priorities). The same seed always gives the same request.
 
 import { readFileSync } from 'node:fs';
+import { seededRandom } from '../src/engine/local-search.js';
 import type { CurrentAssignment, ScheduleRequest, Shift, Volunteer } from '../src/types/schema-types.js';
 
-/** mulberry32: a small, fast, seedable PRNG. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: a small, fast, seedable PRNG (the engine's own, so both draw the same numbers from a seed). */
+export const rng = seededRandom;
 
 const pick = <T>(r: () => number, list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
 const int = (r: () => number, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));

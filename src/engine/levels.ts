@@ -9,7 +9,7 @@ import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import { loadsOf, type Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, PREVIOUS_BIAS, type FairnessPieces, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
-import { improveFairness, improveStaffing, improveWishes } from './local-search.js';
+import { improveFairness, improveStaffing, improveWishes, KICK_MOVES, kickFairness, seededRandom, type KeepWishes } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
 import { PACKING_ROUNDS, PACKING_WORK, packingBound } from './packing-bound.js';
@@ -49,6 +49,7 @@ export type PhaseName =
   | 'preferred'
   | 'balance'
   | 'fairness_bound'
+  | 'fairness_kicks'
   | 'fairness_lp'
   | 'fairness_rins'
   | 'fairness'
@@ -222,6 +223,11 @@ export interface ObjectiveLevel {
   part?(s: LevelState): CoveragePart | undefined;
   /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
   refines?: boolean;
+  /**
+   * Where no LP or MIP of the level follows (LevelState.localRefinement, or a model over
+   * maxSolverCols) and its cheap bounds leave it unproven: a last local improvement against `bound`.
+   */
+  polish?(s: LevelState, bound: number): void;
   /**
    * When its LP and MIP leave the level unproven: re-solve windows of the schedule as small MIPs
    * with every other pair fixed (LevelRunner.windows), in this phase.
@@ -513,6 +519,58 @@ const PACKING_SHARE = 0.15;
  */
 export const LOCAL_PACKING_SHARE = 0.5;
 
+/** A search phase's status (windows, kicks): cancelled, then proven, then out of its time (`spent`), else feasible. */
+function searchStatus(cancelled: boolean, proven: boolean, spent: boolean): PhaseDiagnosticsStatus {
+  return cancelled ? 'cancelled' : proven ? 'optimal' : spent ? 'timedout' : 'feasible';
+}
+
+/** A level's change for a phase's note: to four places, signed. */
+function signedChange(before: number, after: number): string {
+  const change = Math.round((after - before) * 1e4) / 1e4;
+  return `${change >= 0 ? '+' : ''}${change}`;
+}
+
+/** The wishes fairness's local moves must keep as met (the wishes' levels ran before it), if any. */
+function wishesKept(s: LevelState): KeepWishes | undefined {
+  const { wishes } = s.f;
+  return wishes.previous || wishes.avoided || wishes.short || wishes.preferred ? { goals: wishes.goals, moveKeepsWishes } : undefined;
+}
+
+/**
+ * Share of the subproblem's time left that fairness's kicks may use (phase fairness_kicks; they
+ * stop sooner on their own work caps, KICK_ROUNDS and KICK_IDLE_ROUNDS).
+ */
+export const KICK_SHARE = 0.5;
+
+/**
+ * Fairness's kicks (kickFairness) where no LP or MIP of fairness follows the local search: on
+ * schedule `x` against `bound`, within KICK_SHARE of the time left, each kicked schedule measured
+ * by `value`; phase fairness_kicks. As the windows, they start only when the schedule is more
+ * than FAIRNESS_LNS_GAP above the bound (measured on rules-festival-2500x1200, 0.37% above: 50
+ * rounds took 3.8 s to reach 0.11%), and then run until it is within FAIRNESS_GAP or their caps.
+ * Returns the better schedule, or `x` itself when none is.
+ */
+export function kickPhase(
+  p: Prepared,
+  x: Uint8Array,
+  budget: Budget,
+  phases: PhaseDiagnostics[],
+  bound: number,
+  value: (x: Uint8Array) => number,
+  keep: KeepWishes | undefined,
+): Uint8Array {
+  const before = value(x);
+  if (before <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL) return x;
+  const t = budget.now();
+  const share = budget.share(KICK_SHARE);
+  const kicked = kickFairness(p, x, share, value, { ...(keep ? { keep } : {}), enough: (y) => fairnessLevel.proven(value(y), bound) });
+  const after = value(kicked.x);
+  const status = searchStatus(budget.cancelled(), fairnessLevel.proven(after, bound), share.expired());
+  const text = `${kicked.rounds} rounds of ${KICK_MOVES} random moves, each followed by the local search: ${signedChange(before, after)}`;
+  note(phases, 'fairness_kicks', status, Math.min(after, before), bound, budget.now() - t, text);
+  return after < before - REAL_TOL ? kicked.x : x;
+}
+
 export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
@@ -546,8 +604,7 @@ export const fairnessLevel: ObjectiveLevel = {
   // Local search first: transfers and swaps often land within the gap, and give the MIP its start.
   before(s, bound) {
     const t = s.budget.now();
-    const goals = s.f.wishes.goals;
-    const keep = s.f.wishes.previous || s.f.wishes.avoided || s.f.wishes.short || s.f.wishes.preferred ? { goals, moveKeepsWishes } : undefined;
+    const keep = wishesKept(s);
     const enough = (x: Uint8Array): boolean => fairnessLevel.proven(fairnessObjective(s.f, columnValues(s.f, s.p, x)), bound);
     const balanced = improveFairness(s.p, s.x, s.budget, keep, enough);
     const balancedValues = columnValues(s.f, s.p, balanced);
@@ -558,6 +615,14 @@ export const fairnessLevel: ObjectiveLevel = {
     }
     const value = fairnessObjective(s.f, s.values);
     note(s.phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, s.budget.now() - t);
+  },
+  polish(s, bound) {
+    const value = (x: Uint8Array): number => fairnessObjective(s.f, columnValues(s.f, s.p, x));
+    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, value, wishesKept(s));
+    if (x === s.x) return;
+    s.x = x;
+    s.values = columnValues(s.f, s.p, x);
+    s.onIncumbent('fairness_kicks');
   },
   sharpen: (s, bound, backend) =>
     sharpenByPacking(s.p, s.f, s.x, backend, s.budget, s.phases, bound, {
@@ -787,16 +852,22 @@ class LevelRunner {
     const objective = { sense: full.sense, costs: this.restrict(full.costs) };
     let proven = level.proven(level.value(s, s.values), bound);
     if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
+    const localOnly = (text: string): { proven: boolean; bound: number } => {
+      note(s.phases, level.lpPhase, 'skipped', null, bound, 0, text);
+      if (level.polish) {
+        level.polish(s, bound);
+        proven = level.proven(level.value(s, s.values), bound);
+      }
+      level.after?.(s, proven, bound);
+      return { proven, bound };
+    };
     if (level.refines && s.localRefinement !== undefined) {
-      if (!proven) note(s.phases, level.lpPhase, 'skipped', null, bound, 0, s.localRefinement);
+      if (!proven) return localOnly(s.localRefinement);
       level.after?.(s, proven, bound);
       return { proven, bound };
     }
     if (!proven && level.maxSolverCols !== undefined && s.f.model.numCols > level.maxSolverCols) {
-      const text = `${s.f.model.numCols} columns (over ${level.maxSolverCols}): local search and the cheap bounds only`;
-      note(s.phases, level.lpPhase, 'skipped', null, bound, 0, text);
-      level.after?.(s, proven, bound);
-      return { proven, bound };
+      return localOnly(`${s.f.model.numCols} columns (over ${level.maxSolverCols}): local search and the cheap bounds only`);
     }
     let lpFinished = true;
     let relaxed: Float64Array | undefined;
@@ -889,15 +960,8 @@ class LevelRunner {
       idle = gained ? 0 : idle + 1;
     }
     const after = level.value(s, s.values);
-    const status: PhaseDiagnosticsStatus = s.budget.cancelled()
-      ? 'cancelled'
-      : level.proven(after, bound)
-        ? 'optimal'
-        : budget.expired()
-          ? 'timedout'
-          : 'feasible';
-    const change = Math.round((after - before) * 1e4) / 1e4;
-    const text = `${solves} windows of at most ${size} candidate pairs re-solved with the rest fixed, ${passes} passes: ${change >= 0 ? '+' : ''}${change}`;
+    const status = searchStatus(s.budget.cancelled(), level.proven(after, bound), budget.expired());
+    const text = `${solves} windows of at most ${size} candidate pairs re-solved with the rest fixed, ${passes} passes: ${signedChange(before, after)}`;
     s.phases.push({
       name: level.windowsPhase!,
       ...(level.priority !== undefined ? { priority: level.priority } : {}),
@@ -1004,8 +1068,7 @@ class LevelRunner {
       phase.gap = null;
       if (phase.status === 'cancelled' || phase.status === 'error') return;
       phase.status = level.proven(after, bound) ? 'optimal' : phase.status === 'timedout' ? 'timedout' : 'feasible';
-      const change = Math.round((after - before) * 1e4) / 1e4;
-      phase.note = `${text}: ${change >= 0 ? '+' : ''}${change}`;
+      phase.note = `${text}: ${signedChange(before, after)}`;
     } finally {
       session.dispose();
     }
@@ -1215,14 +1278,7 @@ export function volunteerWindows(p: Prepared, maxPairs: number, pass: number): U
 
 /** `items` shuffled in place (Fisher-Yates) by a seeded mulberry32: the same seed, the same order. */
 function seededShuffle<T>(items: T[], seed: number): T[] {
-  let state = seed >>> 0;
-  const random = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [items[i], items[j]] = [items[j]!, items[i]!];

@@ -12,6 +12,7 @@ import { hasWishes, moveKeepsWishes, softGoals } from './soft-goals.js';
 import {
   fairnessLevel,
   fairnessLowerBound,
+  kickPhase,
   levelRecord,
   note,
   runLevels,
@@ -137,7 +138,8 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     x = improveFairness(p, x, solving, hasWishes(goals) ? { goals, moveKeepsWishes } : undefined);
     report(x, 'balance', upper);
     const fairness = fairnessWithoutModel(run, x, filled, backend, solving, { ms: solving.now() - t, text: `${why}: local search only` });
-    return finish(run, { x, filled, fillBound: upper, levels: [fairness] }, false);
+    if (fairness.x !== x) report(fairness.x, 'fairness_kicks', upper);
+    return finish(run, { x: fairness.x, filled, fillBound: upper, levels: [fairness.level] }, false);
   }
 
   // The MIP levels, on a model whose fairness breakpoints are placed around the current loads.
@@ -175,8 +177,9 @@ interface Run {
 /**
  * Fairness's level where no model is built (over the MIP limit, or no backend): the schedule's
  * sum of squared hours as the model's pieces would price it, against water-filling and, where
- * the backend gives it, the packing bound; phase balance (the local search that made it, `done`)
- * and fairness_bound.
+ * the backend gives it, the packing bound; phase balance (the local search that made it, `done`),
+ * fairness_bound, then, with a backend, the kicks (fairness_kicks) while it is unproven. Returns the schedule
+ * (`x`, or a better one) and its level.
  */
 function fairnessWithoutModel(
   { p, phases }: Run,
@@ -185,14 +188,23 @@ function fairnessWithoutModel(
   backend: SolverBackend | undefined,
   budget: Budget,
   done: { ms: number; text: string },
-): LevelDiagnostics {
-  const loads = loadsOf(p, x);
-  const f = { pieces: fairnessBreakpoints(p, loads).breakpoints.map((breakpoints) => ({ breakpoints })) };
-  const value = f.pieces.reduce((t, { breakpoints }, v) => t + (breakpoints.length < 2 ? 0 : piecesValue(breakpoints, loads[v]!)), 0);
+): { x: Uint8Array; level: LevelDiagnostics } {
+  const f = { pieces: fairnessBreakpoints(p, loadsOf(p, x)).breakpoints.map((breakpoints) => ({ breakpoints })) };
+  const valueOf = (y: Uint8Array): number => {
+    const loads = loadsOf(p, y);
+    return f.pieces.reduce((t, { breakpoints }, v) => t + (breakpoints.length < 2 ? 0 : piecesValue(breakpoints, loads[v]!)), 0);
+  };
+  let value = valueOf(x);
   let bound = fairnessLowerBound(p, f, filled);
   note(phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, done.ms, done.text);
-  if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { goals: softGoals(p), alone: value });
-  return levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound));
+  const goals = softGoals(p);
+  if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { goals, alone: value });
+  // Without a backend (a lost worker's fallback) the greedy fill and the local search are all.
+  if (backend && !fairnessLevel.proven(value, bound)) {
+    x = kickPhase(p, x, budget, phases, bound, valueOf, hasWishes(goals) ? { goals, moveKeepsWishes } : undefined);
+    value = valueOf(x);
+  }
+  return { x, level: levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) };
 }
 
 /** Construction: greedy, then ejection moves that fill more slots (within `augmenting`). */
