@@ -126,8 +126,8 @@ export const FAIRNESS_LNS_GAP = 0.005;
  * more than this share of the bound above it: twice the windows' gap (RINS and the windows
  * inherit it). Measured (10 s): at 0.5% festival-400x300 took 1.6-1.7 s instead of 1.4 s for the
  * same schedule (its "bar" group 0.51% above the bound); at 1% the festivals' times and schedules
- * are as before, and the scarce and wish festivals gain as at 0.5% (scarceB 1.25% -> 0.38% above
- * its bound, scarceC 0.95% -> 0.45%).
+ * are as before, and the scarce and wish festivals gain as at 0.5% (scarceB 1.25% -> 0.30-0.38%
+ * above its bound, scarceC 0.95% -> 0.43-0.46%, in single runs).
  */
 export const FAIRNESS_STALL_GAP = 0.01;
 /**
