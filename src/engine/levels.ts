@@ -15,7 +15,6 @@ import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js
 import { PACKING_ROUNDS, PACKING_WORK, packingBound } from './packing-bound.js';
 import {
   avoidedCount,
-  moveKeepsWishes,
   preferredBound,
   preferredCount,
   previousBound,
@@ -24,6 +23,7 @@ import {
   shortfall,
   shortfallBound,
   type SoftGoals,
+  wishesToKeep,
 } from './soft-goals.js';
 
 export type PhaseName =
@@ -530,12 +530,6 @@ function signedChange(before: number, after: number): string {
   return `${change >= 0 ? '+' : ''}${change}`;
 }
 
-/** The wishes fairness's local moves must keep as met (the wishes' levels ran before it), if any. */
-function wishesKept(s: LevelState): KeepWishes | undefined {
-  const { wishes } = s.f;
-  return wishes.previous || wishes.avoided || wishes.short || wishes.preferred ? { goals: wishes.goals, moveKeepsWishes } : undefined;
-}
-
 /**
  * Share of the subproblem's time left that fairness's kicks may use (phase fairness_kicks; they
  * stop sooner on their own work caps, KICK_ROUNDS and KICK_IDLE_ROUNDS).
@@ -563,8 +557,8 @@ export function kickPhase(
   if (before <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL) return x;
   const t = budget.now();
   const share = budget.share(KICK_SHARE);
-  const kicked = kickFairness(p, x, share, value, { ...(keep ? { keep } : {}), enough: (y) => fairnessLevel.proven(value(y), bound) });
-  const after = value(kicked.x);
+  const kicked = kickFairness(p, x, share, value, { ...(keep ? { keep } : {}), enough: (v) => fairnessLevel.proven(v, bound) });
+  const after = kicked.value;
   const status = searchStatus(budget.cancelled(), fairnessLevel.proven(after, bound), share.expired());
   const text = `${kicked.rounds} rounds of ${KICK_MOVES} random moves, each followed by the local search: ${signedChange(before, after)}`;
   note(phases, 'fairness_kicks', status, Math.min(after, before), bound, budget.now() - t, text);
@@ -604,7 +598,7 @@ export const fairnessLevel: ObjectiveLevel = {
   // Local search first: transfers and swaps often land within the gap, and give the MIP its start.
   before(s, bound) {
     const t = s.budget.now();
-    const keep = wishesKept(s);
+    const keep = wishesToKeep(s.f.wishes.goals);
     const enough = (x: Uint8Array): boolean => fairnessLevel.proven(fairnessObjective(s.f, columnValues(s.f, s.p, x)), bound);
     const balanced = improveFairness(s.p, s.x, s.budget, keep, enough);
     const balancedValues = columnValues(s.f, s.p, balanced);
@@ -618,7 +612,7 @@ export const fairnessLevel: ObjectiveLevel = {
   },
   polish(s, bound) {
     const value = (x: Uint8Array): number => fairnessObjective(s.f, columnValues(s.f, s.p, x));
-    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, value, wishesKept(s));
+    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, value, wishesToKeep(s.f.wishes.goals));
     if (x === s.x) return;
     s.x = x;
     s.values = columnValues(s.f, s.p, x);

@@ -695,20 +695,20 @@ export const KICK_MOVES = 20;
  * stays as met. Local search alone stops where no single transfer, swap or chain lowers the sum;
  * a kick lets it start from elsewhere. Seeded by the round: the same request, the same rounds.
  * Ends after KICK_ROUNDS rounds, KICK_IDLE_ROUNDS in a row without gain, once `enough` says the
- * schedule needs no more, or when the budget is spent.
+ * best value needs no more, or when the budget is spent. Returns the best schedule and its value.
  */
 export function kickFairness(
   p: Prepared,
   x: Uint8Array,
   budget: Budget,
   value: (x: Uint8Array) => number,
-  o: { keep?: KeepWishes; enough?: (x: Uint8Array) => boolean } = {},
-): { x: Uint8Array; rounds: number } {
+  o: { keep?: KeepWishes; enough?: (value: number) => boolean } = {},
+): { x: Uint8Array; value: number; rounds: number } {
   let best = x;
   let bestValue = value(x);
   let idle = 0;
   let rounds = 0;
-  while (rounds < KICK_ROUNDS && idle < KICK_IDLE_ROUNDS && !budget.expired() && !o.enough?.(best)) {
+  while (rounds < KICK_ROUNDS && idle < KICK_IDLE_ROUNDS && !budget.expired() && !o.enough?.(bestValue)) {
     const random = seededRandom((rounds + 1) * 0x9e3779b9);
     rounds++;
     const st = new LocalState(p, best);
@@ -721,7 +721,7 @@ export function kickFairness(
       idle = 0;
     } else idle++;
   }
-  return { x: best, rounds };
+  return { x: best, value: bestValue, rounds };
 }
 
 /** KICK_MOVES random moves of kickFairness on `st`. */

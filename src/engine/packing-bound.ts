@@ -43,6 +43,8 @@ type WishRow = (typeof WISH_ROWS)[number];
 /** Where a configuration counts its assignments of each counted wish. */
 const WISH_INDEX: Record<Exclude<WishRow, 'short'>, number> = { previous: 0, avoided: 1, preferred: 2 };
 const WISH_COUNTS = 3;
+/** Rows held at least at the schedule's value (the others at most). */
+const atLeast = (w: WishRow): boolean => w === 'previous' || w === 'preferred';
 
 /** One volunteer's new assignments: their count per slot kind, and how many keep a previous assignment, are avoided, are preferred. */
 interface Configuration {
@@ -304,9 +306,8 @@ export function packingBound(
   });
   const held = goals && W > 0 ? heldWishes(p, goals, x) : undefined;
   wishRows.forEach((w, i) => {
-    const atLeast = w === 'previous' || w === 'preferred';
-    rowLower[K + C + T + i] = atLeast ? held![w] : -Infinity;
-    rowUpper[K + C + T + i] = atLeast ? Infinity : held![w] + (w === 'short' ? SHORT_EPS : 0);
+    rowLower[K + C + T + i] = atLeast(w) ? held![w] : -Infinity;
+    rowUpper[K + C + T + i] = atLeast(w) ? Infinity : held![w] + (w === 'short' ? SHORT_EPS : 0);
   });
   /** A configuration's coefficient in wish row `w`, for a volunteer of `type` with `units` new hours on the grid. */
   const wishCoef = (type: VolunteerKind, config: Configuration, units: number, w: WishRow): number =>
@@ -363,18 +364,17 @@ export function packingBound(
       const wishDual: Record<WishRow, number> = { previous: 0, avoided: 0, short: 0, preferred: 0 };
       let bound = 0;
       wishRows.forEach((w, i) => {
-        const atLeast = w === 'previous' || w === 'preferred';
-        wishDual[w] = atLeast ? Math.max(0, dual[K + C + T + i]!) : Math.min(0, dual[K + C + T + i]!);
-        bound += wishDual[w] * (atLeast ? rowLower[K + C + T + i]! : rowUpper[K + C + T + i]!);
+        wishDual[w] = atLeast(w) ? Math.max(0, dual[K + C + T + i]!) : Math.min(0, dual[K + C + T + i]!);
+        bound += wishDual[w] * (atLeast(w) ? rowLower[K + C + T + i]! : rowUpper[K + C + T + i]!);
       });
+      const wished = W > 0 ? { goals: goals!, dual: wishDual, grid } : undefined;
       for (let k = 0; k < K; k++) bound += kindDual[k]! * kindOpen[k]!;
       for (let c = 0; c < C; c++) bound += classDual[c]! * filled[c]!;
       const added: LpColumn[] = [];
       for (let t = 0; t < T && work <= limits.work; t++) {
         const type = types[t]!;
-        const wished = type.wisher && W > 0 ? { goals: goals!, dual: wishDual, grid } : undefined;
         const priced = type.timeline
-          ? priceTimeline(type, type.timeline, worth, kindOfShift, kindUnits, grid, dual[K + C + t]!, wished)
+          ? priceTimeline(type, type.timeline, worth, kindOfShift, kindUnits, grid, dual[K + C + t]!, type.wisher ? wished : undefined)
           : price(type, worth, kindUnits, grid, dual[K + C + t]!);
         work += priced.work;
         bound += types[t]!.n * Math.min(priced.least, dual[K + C + t]!);

@@ -5,6 +5,7 @@
 // request without wishes builds the same model and runs the same phases as before. Locked
 // assignments only add constants, which the engine leaves out (the result counts them).
 import type { Prepared } from './candidates.js';
+import type { KeepWishes } from './local-search.js';
 
 /** Shortfalls in hours are equal within this (sums of shift lengths in floating point). */
 export const SHORT_EPS = 1e-7;
@@ -76,6 +77,9 @@ function readGoals(p: Prepared): SoftGoals {
 
 /** Whether any level of wishes applies to the subproblem. */
 export const hasWishes = (g: SoftGoals): boolean => g.uses.previous || g.uses.avoided || g.uses.short || g.uses.preferred;
+
+/** What fairness's local moves must keep as met (the wishes' levels run before it), if the subproblem has wishes. */
+export const wishesToKeep = (g: SoftGoals): KeepWishes | undefined => (hasWishes(g) ? { goals: g, moveKeepsWishes } : undefined);
 
 /** Previous assignments kept by new assignments (a 0/1 vector or column values over pairs). */
 export function previousCount(g: SoftGoals, x: ArrayLike<number>): number {

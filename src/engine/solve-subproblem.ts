@@ -8,7 +8,7 @@ import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessBreakpoints, formulate, type Formulation } from './formulate.js';
 import { piecesValue } from './packing-bound.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
-import { hasWishes, moveKeepsWishes, softGoals } from './soft-goals.js';
+import { softGoals, wishesToKeep } from './soft-goals.js';
 import {
   fairnessLevel,
   fairnessLowerBound,
@@ -133,9 +133,8 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   if (!backend || p.candShift.length > maxPairs) {
     const why = backend ? `${p.candShift.length} candidate pairs exceed the MIP limit of ${maxPairs}` : 'no solver backend';
     // Without the MIP levels, fairness's local search still keeps previous assignments and every wish as met.
-    const goals = softGoals(p);
     const t = solving.now();
-    x = improveFairness(p, x, solving, hasWishes(goals) ? { goals, moveKeepsWishes } : undefined);
+    x = improveFairness(p, x, solving, wishesToKeep(softGoals(p)));
     report(x, 'balance', upper);
     const fairness = fairnessWithoutModel(run, x, filled, backend, solving, { ms: solving.now() - t, text: `${why}: local search only` });
     if (fairness.x !== x) report(fairness.x, 'fairness_kicks', upper);
@@ -201,7 +200,7 @@ function fairnessWithoutModel(
   if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { goals, alone: value });
   // Without a backend (a lost worker's fallback) the greedy fill and the local search are all.
   if (backend && !fairnessLevel.proven(value, bound)) {
-    x = kickPhase(p, x, budget, phases, bound, valueOf, hasWishes(goals) ? { goals, moveKeepsWishes } : undefined);
+    x = kickPhase(p, x, budget, phases, bound, valueOf, wishesToKeep(goals));
     value = valueOf(x);
   }
   return { x, level: levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) };

@@ -33,6 +33,9 @@ function groupOnly(whole: ScheduleRequest, group: string): ScheduleRequest {
   };
 }
 
+/** scarceB: a scarce festival not among the benchmarks (150 x 400, 8 groups; BENCHMARKS.md). */
+const scarceB = (): ScheduleRequest => festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
+
 describe('engine: windows re-solved with the rest of the schedule fixed', function () {
   this.timeout(120_000);
 
@@ -166,8 +169,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // at their caps but one without a cap, who carries 59 hours. The MIP's bound climbs from the
     // LP's 8,419 to 8,597 through the root's cuts; with the 2,000-iteration window counted from
     // the first iteration (the root LP alone took 1,250 of them) it stopped at 8,933, 3.9% above.
-    const whole = festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
-    const request = groupOnly(whole, 'info');
+    const request = groupOnly(scarceB(), 'info');
     // A generous limit: every step stops on its work (stall windows, passes), not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
@@ -197,8 +199,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
   it('on a scarce group where the fairness MIP stalls 4% above its bound, RINS and then the windows lower the sum of squares, keep coverage and staffing, and the schedule passes the checker', async () => {
     // The same festival's "medical" group: the MIP's bound stays at the LP's 8,033 and it stops
     // at 8,421; RINS reaches 8,343 and the windows 8,225 (HiGHS alone proves 8,128 in about 6 s).
-    const whole = festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
-    const request = groupOnly(whole, 'medical');
+    const request = groupOnly(scarceB(), 'medical');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };

@@ -250,8 +250,10 @@ export function mipStopRule(
     if (typeof primal !== 'number' || !Number.isFinite(primal)) return false;
     if (stopAt !== undefined && (maximize ? primal >= stopAt - 1e-9 : primal <= stopAt + 1e-9)) return true;
     const finiteDual = typeof dual === 'number' && Number.isFinite(dual);
-    const bounds = [...(finiteDual ? [dual] : []), ...(stallGap && Number.isFinite(stallGap.bound) ? [stallGap.bound] : [])];
-    const bound = bounds.length === 0 ? undefined : maximize ? Math.min(...bounds) : Math.max(...bounds);
+    // The better of the MIP's bound and the one known before it (either may be missing).
+    const known = stallGap && Number.isFinite(stallGap.bound) ? stallGap.bound : undefined;
+    let bound = finiteDual ? dual : known;
+    if (finiteDual && known !== undefined) bound = maximize ? Math.min(dual, known) : Math.max(dual, known);
     // An incumbent past the bound (tolerances) has no gap left.
     const gap = bound === undefined ? Infinity : Math.max(0, maximize ? bound - primal : primal - bound);
     const wide = stallGap !== undefined && gap > stallGap.gap;
