@@ -670,7 +670,7 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
 
 /** Hand-overs a wish chain searches from one first volunteer, and in one pass over them all (work, not the clock). */
 const WISH_CHAIN_STEPS = 100;
-const WISH_CHAIN_WORK = 1000000;
+const WISH_CHAIN_WORK = 1_000_000;
 
 /**
  * Chains that meet the wishes better where no transfer or swap does: volunteer A gives a shift
@@ -687,13 +687,11 @@ const WISH_CHAIN_WORK = 1000000;
 function wishChains(st: LocalState, goals: SoftGoals, delta: (out: readonly number[], into: readonly number[]) => WishDelta, budget: Budget): boolean {
   const { p } = st;
   const nV = p.sub.volunteers.length;
-  // Slot kinds some candidate not on them prefers: the shifts worth handing over first.
-  // The first hand-over: an avoided shift to anyone, another to someone who prefers it.
-  const takesFirst = (to: number): boolean => goals.preferred[to] === 1;
+  // Slot kinds that a candidate not on them prefers: with avoided pairs, what a chain hands over first.
   const wanted = new Uint8Array(p.sub.shifts.length);
   const findWanted = (): void => {
     wanted.fill(0);
-    for (let pair = 0; pair < p.candShift.length; pair++) if (!st.x[pair] && takesFirst(pair)) wanted[p.candShift[pair]!] = 1;
+    for (let pair = 0; pair < p.candShift.length; pair++) if (!st.x[pair] && goals.preferred[pair]) wanted[p.candShift[pair]!] = 1;
   };
   findWanted();
   const firstOut = (out: number): boolean => goals.avoided[out] === 1 || (wanted[p.candShift[out]!] === 1 && !goals.preferred[out]);
@@ -717,7 +715,8 @@ function wishChains(st: LocalState, goals: SoftGoals, delta: (out: readonly numb
         for (const to of p.byShift[p.candShift[out]!]!) {
           work++;
           const w = p.candVolunteer[to]!;
-          if (st.x[to] || (step.depth === 0 && !goals.avoided[out] && !takesFirst(to))) continue;
+          // The first hand-over: an avoided shift to anyone, another to someone who prefers it.
+          if (st.x[to] || (step.depth === 0 && !goals.avoided[out] && !goals.preferred[to])) continue;
           const cycle = w === root && step.depth > 0;
           if (seen[w] === search && !cycle) continue;
           const { outs, into } = handOvers(steps, i, out, to);
@@ -729,7 +728,16 @@ function wishChains(st: LocalState, goals: SoftGoals, delta: (out: readonly numb
           }
           if (!cycle && step.depth < CHAIN_DEPTH - 1 && steps.length < WISH_CHAIN_STEPS) {
             seen[w] = search;
-            steps.push({ v: w, inPair: to, parent: i, viaOut: out, firstOut: step.depth === 0 ? out : step.firstOut, prefix: 0, depth: step.depth + 1, gap: false });
+            steps.push({
+              v: w,
+              inPair: to,
+              parent: i,
+              viaOut: out,
+              firstOut: step.depth === 0 ? out : step.firstOut,
+              prefix: 0,
+              depth: step.depth + 1,
+              gap: false,
+            });
           }
         }
       }

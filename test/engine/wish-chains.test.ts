@@ -77,7 +77,9 @@ describe('engine: the wishes local search (transfers, swaps, chains of hand-over
     x[pairOf(p, 'B', 'Y')] = 1;
     expect(preferredCount(goals, x)).to.equal(0);
     const y = improveWishes(p, x, goals, Budget.forTimeLimit(60));
-    const assigned = [...y.keys()].filter((pair) => y[pair]).map((pair) => `${p.sub.volunteers[p.candVolunteer[pair]!]!.id}:${p.sub.shifts[p.candShift[pair]!]!.id}`);
+    const assigned = [...y.keys()]
+      .filter((pair) => y[pair])
+      .map((pair) => `${p.sub.volunteers[p.candVolunteer[pair]!]!.id}:${p.sub.shifts[p.candShift[pair]!]!.id}`);
     expect(assigned.sort()).to.deep.equal(['B:X', 'C:Y']);
     expect(preferredCount(goals, y)).to.equal(1);
   });
