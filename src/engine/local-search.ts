@@ -467,6 +467,12 @@ function handOvers(steps: readonly ChainStep[], i: number, out: number, to: numb
   return { outs, into };
 }
 
+/** The step after steps[i]: volunteer `v` takes `to`, given up by steps[i]'s volunteer as `out`. */
+function nextStep(steps: readonly ChainStep[], i: number, v: number, out: number, to: number, prefix: number, gap: boolean): ChainStep {
+  const step = steps[i]!;
+  return { v, inPair: to, parent: i, viaOut: out, firstOut: step.depth === 0 ? out : step.firstOut, prefix, depth: step.depth + 1, gap };
+}
+
 /** Volunteers after the first in a fairness chain, and the steps searched from one first volunteer. */
 const CHAIN_DEPTH = 4;
 const CHAIN_STEPS = 400;
@@ -556,16 +562,7 @@ function fairnessChains(st: LocalState, keeps: (out: number[], into: number[]) =
             }
             if (!cycle && step.depth < CHAIN_DEPTH - 1 && steps.length < CHAIN_STEPS) {
               seen[w] = search;
-              steps.push({
-                v: w,
-                inPair: to,
-                parent: i,
-                viaOut: out,
-                firstOut: step.depth === 0 ? out : step.firstOut,
-                prefix,
-                depth: step.depth + 1,
-                gap: step.gap || gap,
-              });
+              steps.push(nextStep(steps, i, w, out, to, prefix, step.gap || gap));
             }
           }
         }
@@ -719,25 +716,19 @@ function wishChains(st: LocalState, goals: SoftGoals, delta: (out: readonly numb
           if (st.x[to] || (step.depth === 0 && !goals.avoided[out] && !goals.preferred[to])) continue;
           const cycle = w === root && step.depth > 0;
           if (seen[w] === search && !cycle) continue;
-          const { outs, into } = handOvers(steps, i, out, to);
-          if (betterForWishes(delta(outs, into), SHORT_EPS) && (cycle ? st.canTake(to, step.firstOut) : st.canTake(to))) {
-            st.move(outs, into);
-            findWanted();
-            improved = done = true;
-            break;
+          // The fit first: it is cached per pair, where the wishes' change builds the chain's lists.
+          if (cycle ? st.canTake(to, step.firstOut) : st.canTake(to)) {
+            const { outs, into } = handOvers(steps, i, out, to);
+            if (betterForWishes(delta(outs, into), SHORT_EPS)) {
+              st.move(outs, into);
+              findWanted();
+              improved = done = true;
+              break;
+            }
           }
           if (!cycle && step.depth < CHAIN_DEPTH - 1 && steps.length < WISH_CHAIN_STEPS) {
             seen[w] = search;
-            steps.push({
-              v: w,
-              inPair: to,
-              parent: i,
-              viaOut: out,
-              firstOut: step.depth === 0 ? out : step.firstOut,
-              prefix: 0,
-              depth: step.depth + 1,
-              gap: false,
-            });
+            steps.push(nextStep(steps, i, w, out, to, 0, false));
           }
         }
       }
