@@ -218,7 +218,8 @@ export interface ObjectiveLevel {
   /** Whether the MIP's own bound tightens the level's bound. */
   boundFromMip: boolean;
   proven(value: number, bound: number): boolean;
-  mipRequest(bound: number): Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap'>;
+  /** The MIP's request (RINS and the windows take it too), from the level's bound and the schedule's value. */
+  mipRequest(bound: number, value: number): Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap' | 'fewerCuts'>;
   /** For a coverage level of a subproblem of several groups: the part where the class is short, whose LP bounds it cheaply. */
   part?(s: LevelState): CoveragePart | undefined;
   /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
@@ -587,12 +588,14 @@ export const fairnessLevel: ObjectiveLevel = {
   tighten: (bound, reported) => Math.max(bound, reported),
   boundFromMip: true,
   proven: (value, bound) => value <= bound * (1 + FAIRNESS_GAP) + REAL_TOL,
-  mipRequest: (bound) => ({
+  mipRequest: (bound, value) => ({
     absGap: 1e-6,
     relGap: FAIRNESS_GAP,
     stopAt: bound * (1 + FAIRNESS_GAP),
     stallIterations: STALL_ITERATIONS,
     stallGap: { gap: FAIRNESS_STALL_GAP * bound, bound },
+    // Near the bound a better schedule is what is missing, and the root's cuts only delay it.
+    ...(value <= bound * (1 + FAIRNESS_STALL_GAP) ? { fewerCuts: true } : {}),
   }),
   skipNote: 'the LP relaxation did not finish in time',
   // Local search first: transfers and swaps often land within the gap, and give the MIP its start.
@@ -891,7 +894,7 @@ class LevelRunner {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
-      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...level.mipRequest(bound) }, level.mipShare);
+      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...level.mipRequest(bound, level.value(s, s.values)) }, level.mipShare);
       if (outcome) {
         const accepted = this.accept(outcome, level, held);
         if (level.boundFromMip && outcome.bound !== null) bound = level.tighten(bound, outcome.bound);
@@ -941,7 +944,7 @@ class LevelRunner {
         // locks) stays free, but for the slot kinds fully staffed that the level keeps so.
         const values = this.restrict(s.values);
         const free = (j: number): boolean => (j >= p.candShift.length && !(keepFull.has(j) && values[j]! > 0.5)) || inWindow[j] === 1;
-        const fixed = this.fixedModel(values, free, rowBounds, objective, level.mipRequest(bound));
+        const fixed = this.fixedModel(values, free, rowBounds, objective, level.mipRequest(bound, level.value(s, s.values)));
         const session = this.backend.open(fixed.model);
         try {
           const outcome = session.solve({ ...fixed.request, stallIterations: STALL_ITERATIONS, budget, start: fixed.start });
@@ -979,7 +982,7 @@ class LevelRunner {
     free: (col: number) => boolean,
     rowBounds: Map<number, [number, number]>,
     objective: Objective,
-    request: Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap'>,
+    request: Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap' | 'fewerCuts'>,
   ): {
     model: MipModel;
     request: Omit<PhaseRequest, 'budget' | 'start'>;
@@ -1039,7 +1042,7 @@ class LevelRunner {
     // With no time left the MIP's own phase says so; RINS adds no row of its own.
     if (s.budget.cancelled() || s.budget.share(level.mipShare).remainingS() < MIN_PHASE_S) return;
     const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;
-    const request = level.mipRequest(bound);
+    const request = level.mipRequest(bound, level.value(s, s.values));
     const fixed = this.fixedModel(values, free, rowBounds, objective, request);
     const before = level.value(s, s.values);
     const text = `the MIP over the ${disagree} of ${pairs} candidate pairs where the LP and the schedule disagree, the rest fixed`;

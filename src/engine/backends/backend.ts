@@ -55,6 +55,12 @@ export interface PhaseRequest {
   stallGap?: { gap: number; bound: number };
   /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */
   stopAt?: number;
+  /**
+   * Keep HiGHS's cut pool small (highs-backend.ts CUT_POOL_LIMIT): for fairness, whose MIPs (and
+   * their RINS and windows) start from a schedule near the LP's bound and mostly look for a better
+   * one. Other levels keep the default: their neighbourhoods and proofs gain from the cuts.
+   */
+  fewerCuts?: boolean;
 }
 
 /** The share of the gap (incumbent to bound) a bound must close to count as progress (PhaseRequest.stallGap). */
