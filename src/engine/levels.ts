@@ -185,6 +185,9 @@ export interface LevelState {
   localRefinement?: string;
 }
 
+/** What a level asks of its MIP, and of the RINS and windows that re-solve parts of it. */
+type LevelMipRequest = Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap' | 'fewerCuts'>;
+
 export interface ObjectiveLevel {
   /** For a coverage level of several priority classes: the class, which diagnostics name. */
   priority?: number;
@@ -219,7 +222,7 @@ export interface ObjectiveLevel {
   boundFromMip: boolean;
   proven(value: number, bound: number): boolean;
   /** The MIP's request (RINS and the windows take it too), from the level's bound and the schedule's value. */
-  mipRequest(bound: number, value: number): Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap' | 'fewerCuts'>;
+  mipRequest(bound: number, value: number): LevelMipRequest;
   /** For a coverage level of a subproblem of several groups: the part where the class is short, whose LP bounds it cheaply. */
   part?(s: LevelState): CoveragePart | undefined;
   /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
@@ -982,7 +985,7 @@ class LevelRunner {
     free: (col: number) => boolean,
     rowBounds: Map<number, [number, number]>,
     objective: Objective,
-    request: Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stallIterations' | 'stallGap' | 'fewerCuts'>,
+    request: LevelMipRequest,
   ): {
     model: MipModel;
     request: Omit<PhaseRequest, 'budget' | 'start'>;

@@ -456,6 +456,9 @@ interface ChainStep {
   gap: boolean;
 }
 
+/** A chain search's first step: `root` itself, before any hand-over. */
+const rootStep = (root: number): ChainStep => ({ v: root, inPair: -1, parent: -1, viaOut: -1, firstOut: -1, prefix: 0, depth: 0, gap: false });
+
 /** The pairs a chain gives up and takes: step `i`'s volunteer gives up `out`, taken as `to`, after the hand-overs that led to step `i`. */
 function handOvers(steps: readonly ChainStep[], i: number, out: number, to: number): { outs: number[]; into: number[] } {
   const outs = [out];
@@ -528,7 +531,7 @@ function fairnessChains(st: LocalState, keeps: (out: number[], into: number[]) =
     if (budget.expired() || work >= CHAIN_WORK) break;
     search++;
     seen[root] = search;
-    const steps: ChainStep[] = [{ v: root, inPair: -1, parent: -1, viaOut: -1, firstOut: -1, prefix: 0, depth: 0, gap: false }];
+    const steps: ChainStep[] = [rootStep(root)];
     let done = false;
     for (let i = 0; i < steps.length && !done && work < CHAIN_WORK; i++) {
       const step = steps[i]!;
@@ -702,7 +705,7 @@ function wishChains(st: LocalState, goals: SoftGoals, delta: (out: readonly numb
     if (!st.assignedPairs(root).some(firstOut)) continue;
     search++;
     seen[root] = search;
-    const steps: ChainStep[] = [{ v: root, inPair: -1, parent: -1, viaOut: -1, firstOut: -1, prefix: 0, depth: 0, gap: false }];
+    const steps: ChainStep[] = [rootStep(root)];
     let done = false;
     for (let i = 0; i < steps.length && !done && work < WISH_CHAIN_WORK; i++) {
       const step = steps[i]!;
