@@ -91,6 +91,15 @@ export const FAIRNESS_GAP = 0.001;
  */
 export const STALL_ITERATIONS = 2000;
 /**
+ * Coverage's RINS (its MIP has no stall window) stops after this many LP iterations without a
+ * better schedule. HiGHS spends a neighbourhood's first iterations on its root LP and rounds of
+ * cuts before its own sub-MIP heuristic runs: on the unseen scarce 250 x 500 festival's "stage"
+ * group (643 of 5,452 pairs free) the schedule of 325 slots came at iteration 2,330, so at
+ * STALL_ITERATIONS RINS gave up at 313 and the MIP over every pair took 2.6 s more to find it
+ * (at a 7 s limit it did not: 1,619 of 1,632 slots against 1,631 with this window).
+ */
+export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
+/**
  * The windows of the neighbourhood search (LevelRunner.windows) hold at most this many candidate
  * pairs. Measured on Curtois 13 (one group, 60,000 pairs, 10 s): 1,500 gained 9 slots, 2,000
  * gained 15-22, 2,500 18-21 and 3,000 10-14 (a window's MIP takes longer than it gains).
@@ -252,6 +261,8 @@ export interface ObjectiveLevel {
   rinsPhase?: PhaseName;
   /** RINS after the MIP rather than before it (where the MIP itself often proves the level soon). */
   rinsAfterMip?: boolean;
+  /** RINS's stall window in LP iterations, where the level's MIP request sets none (default STALL_ITERATIONS). */
+  rinsStallIterations?: number;
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
   /**
@@ -330,6 +341,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     lpPhase: 'coverage_lp',
     mipPhase: 'coverage',
     rinsPhase: 'coverage_rins',
+    rinsStallIterations: COVERAGE_RINS_STALL_ITERATIONS,
     // The classes share coverage's time: each the coverage share of what is left.
     mipShare: MIP_SHARES.coverage,
     windowsPhase: 'coverage_lns',
@@ -850,6 +862,8 @@ class LevelRunner {
     const rowBounds = this.rowBounds(held);
     const full = level.objective(s.f);
     const objective = { sense: full.sense, costs: this.restrict(full.costs) };
+    const bias = level.mipBias?.(s.f);
+    const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
     let proven = level.proven(level.value(s, s.values), bound);
     if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
     const localOnly = (text: string): { proven: boolean; bound: number } => {
@@ -885,8 +899,6 @@ class LevelRunner {
       lpFinished = lp?.status === 'optimal';
       relaxed = lp?.relaxed;
     }
-    const bias = level.mipBias?.(s.f);
-    const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
     const rins = (): void => {
       if (proven || !lpFinished || !relaxed || !level.rinsPhase) return;
       this.rins(level, held, biased, rowBounds, bound, relaxed);
@@ -1051,11 +1063,16 @@ class LevelRunner {
     const text = `the MIP over the ${disagree} of ${pairs} candidate pairs where the LP and the schedule disagree, the rest fixed`;
     const session = this.backend.open(fixed.model);
     try {
-      const outcome = this.phase(level.rinsPhase!, { ...fixed.request, stallIterations: request.stallIterations ?? STALL_ITERATIONS }, level.mipShare, {
-        session,
-        text,
-        start: fixed.start,
-      });
+      const outcome = this.phase(
+        level.rinsPhase!,
+        { ...fixed.request, stallIterations: request.stallIterations ?? level.rinsStallIterations ?? STALL_ITERATIONS },
+        level.mipShare,
+        {
+          session,
+          text,
+          start: fixed.start,
+        },
+      );
       if (!outcome) return;
       this.accept(fixed.expand(outcome), level, held, level.rinsPhase);
       // The phase as the level sees it: the schedule's value and the level's bound (the sub-MIP's

@@ -266,6 +266,24 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(result.summary.fully_staffed_shifts).to.equal(49);
   });
 
+  it('on a scarce group where HiGHS finds the better schedule after its root cuts, coverage RINS waits for it and reaches the bound, so the MIP over every pair is left out', async () => {
+    // The unseen scarce 250 x 500 festival of BENCHMARKS.md: its stage group alone.
+    const request = groupOnly(festival({ seed: 823, volunteers: 250, shifts: 500, days: 4, groups: 7, demand: 1.5 }), 'stage');
+    // A generous limit: RINS's stall window is counted in LP iterations, not time.
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+    const [diag] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
+    expect(diag!.phases.find((p) => p.name === 'augment')!.objective).to.equal(313);
+    // With a window of STALL_ITERATIONS RINS stopped at 313 (its sub-MIP found 325 at iteration 2,330).
+    const rins = diag!.phases.find((p) => p.name === 'coverage_rins')!;
+    expect(rins.note).to.match(/^the MIP over the \d+ of 5452 candidate pairs where the LP and the schedule disagree, the rest fixed: \+12$/);
+    expect(rins).to.include({ objective: 325, bound: 325, status: 'optimal' });
+    expect(diag!.phases.some((p) => p.name === 'coverage')).to.equal(false);
+    expect(diag!.levels.find((l) => l.name === 'coverage')).to.include({ value: 325, bound: 325, proven: true });
+    expect(result.summary.filled_slots).to.equal(325);
+  });
+
   it('staffing windows are coverage’s size, or half the pairs where that is less', () => {
     const small = prepare(decompose(normalizeRequest(generatedInstance('festival-50x30')!.request))[0]!);
     expect(staffingWindowPairs(small)).to.equal(Math.ceil(small.candShift.length / 2));
