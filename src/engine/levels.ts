@@ -43,10 +43,13 @@ export type PhaseName =
   | 'previous'
   | 'avoided_lp'
   | 'avoided'
+  | 'avoided_lns'
   | 'short_lp'
   | 'short'
+  | 'short_lns'
   | 'preferred_lp'
   | 'preferred'
+  | 'preferred_lns'
   | 'balance'
   | 'fairness_bound'
   | 'fairness_kicks'
@@ -118,6 +121,15 @@ export const WINDOW_PAIRS = 2000;
  */
 export const FAIRNESS_WINDOW_PAIRS = 400;
 /**
+ * The windows of a level of wishes (phases avoided_lns, short_lns, preferred_lns; wishWindows)
+ * hold at most this many candidate pairs. Measured on the two joined subproblems of rules and
+ * wishes (10 s; the levels' values: hours short of min_hours, preferred shifts met): wishes-rules-festival-400x300
+ * 500 pairs 178 h and 139, 1,000 173 h and 151, 1,500 173 h and 145, 2,000 175 h and 150; the
+ * unseen rules-and-wishes festival 250 x 180 1,000 158 h (its LP bound) and 87 in 3.7 s,
+ * 2,000 162 h and 91 with the time spent (a window of 2,000 pairs took up to 0.5 s).
+ */
+export const WISH_WINDOW_PAIRS = 1000;
+/**
  * Staffing's windows: WINDOW_PAIRS, or half the subproblem's pairs where that is less (one
  * window would hold them all, and the MIP over them all is what stopped short). Measured on the
  * scarce festivals (groups of 1,000-2,500 pairs, 10 s): scarce-150x400 209 -> 210 fully staffed
@@ -188,8 +200,9 @@ export interface LevelState {
   levels?: LevelDiagnostics[];
   onIncumbent(phase: PhaseName): void;
   /**
-   * When set, the levels after coverage (staffing, fairness) keep to their cheap bounds and local
-   * search, without an LP or MIP; the text says why (diagnostics).
+   * When set, the levels after coverage (staffing, the wishes, fairness) keep to their cheap
+   * bounds, local search and, where ObjectiveLevel.localWindows, their windows, without an LP or
+   * MIP of the whole model; the text says why (diagnostics).
    */
   localRefinement?: string;
 }
@@ -234,7 +247,7 @@ export interface ObjectiveLevel {
   mipRequest(bound: number, value: number): LevelMipRequest;
   /** For a coverage level of a subproblem of several groups: the part where the class is short, whose LP bounds it cheaply. */
   part?(s: LevelState): CoveragePart | undefined;
-  /** A level after coverage (staffing, fairness): LevelState.localRefinement applies to it. */
+  /** A level after coverage (staffing, the wishes, fairness): LevelState.localRefinement applies to it. */
   refines?: boolean;
   /**
    * Where no LP or MIP of the level follows (LevelState.localRefinement, or a model over
@@ -246,12 +259,17 @@ export interface ObjectiveLevel {
    * with every other pair fixed (LevelRunner.windows), in this phase.
    */
   windowsPhase?: PhaseName;
+  /**
+   * Where the level keeps to local search (LevelState.localRefinement: a large joined subproblem),
+   * its windows still run after it: each is a small MIP, which the whole model's size does not slow.
+   */
+  localWindows?: boolean;
   /** The most candidate pairs a window of this level holds (default WINDOW_PAIRS). */
   windowsSize?(p: Prepared): number;
   /**
    * This level's windows for pass `pass` (as marks per candidate pair, at most `size` pairs
    * each), when they are not the default ones (windows of volunteers and of time, alternately).
-   * Fewer than two at the first pass: no search; a pass with none gains nothing (two such end it).
+   * None at the first pass: no search; a pass with none gains nothing (two such end it).
    */
   windowsOf?(s: LevelState, pass: number, bound: number, size: number): Uint8Array[];
   /**
@@ -404,6 +422,7 @@ export const staffingLevel: ObjectiveLevel = {
   rinsPhase: 'staffing_rins',
   windowsPhase: 'staffing_lns',
   windowsSize: staffingWindowPairs,
+  localWindows: true,
   refines: true,
   beforeWishes: true,
   mipBias: (f) => f.wishes.previousBias,
@@ -448,8 +467,17 @@ const minimizeCount = {
 };
 
 /** What the three levels of wishes share: each solved to proof within its share of the time. */
-const wishLevel = (wish: (w: Wishes) => WishLevel | undefined) => ({
+const wishLevel = (wish: (w: Wishes) => WishLevel | undefined, kind?: UnmetWish) => ({
   refines: true,
+  // Windows around the volunteers whose wish is unmet, where the MIP leaves the level unproven or none runs.
+  ...(kind
+    ? {
+        windowsPhase: `${kind}_lns` as const,
+        localWindows: true,
+        windowsSize: () => WISH_WINDOW_PAIRS,
+        windowsOf: (s: LevelState, pass: number, _bound: number, size: number) => wishWindows(s.p, s.x, s.f.wishes.goals, kind, size, pass),
+      }
+    : {}),
   mipShare: MIP_SHARES.wishes,
   objective: (f: Formulation) => wish(f.wishes)!.objective,
   holdRow: (f: Formulation) => wish(f.wishes)!.fixRow,
@@ -486,7 +514,7 @@ export const previousLevel: ObjectiveLevel = {
 /** Level 4: the fewest new assignments to shifts their volunteer asked to avoid. */
 export const avoidedLevel: ObjectiveLevel = {
   ...minimizeCount,
-  ...wishLevel((w) => w.avoided),
+  ...wishLevel((w) => w.avoided, 'avoided'),
   lpPhase: 'avoided_lp',
   mipPhase: 'avoided',
   value: (s, v) => avoidedCount(s.f.wishes.goals, v),
@@ -495,7 +523,7 @@ export const avoidedLevel: ObjectiveLevel = {
 
 /** Level 5: the least total of hours short of min_hours (a real number: hours on the shifts' grid). */
 export const shortLevel: ObjectiveLevel = {
-  ...wishLevel((w) => w.short),
+  ...wishLevel((w) => w.short, 'short'),
   lpPhase: 'short_lp',
   mipPhase: 'short',
   holdTolerance: SHORT_EPS,
@@ -509,7 +537,7 @@ export const shortLevel: ObjectiveLevel = {
 /** Level 6: the most new assignments to shifts their volunteer asked for. */
 export const preferredLevel: ObjectiveLevel = {
   ...maximizeCount,
-  ...wishLevel((w) => w.preferred),
+  ...wishLevel((w) => w.preferred, 'preferred'),
   lpPhase: 'preferred_lp',
   mipPhase: 'preferred',
   value: (s, v) => preferredCount(s.f.wishes.goals, v),
@@ -872,6 +900,10 @@ class LevelRunner {
         level.polish(s, bound);
         proven = level.proven(level.value(s, s.values), bound);
       }
+      if (!proven && level.localWindows) {
+        this.windows(level, held, biased, rowBounds, bound);
+        proven = level.proven(level.value(s, s.values), bound);
+      }
       level.after?.(s, proven, bound);
       return { proven, bound };
     };
@@ -941,7 +973,7 @@ class LevelRunner {
     const windowsOf = (pass: number): Uint8Array[] =>
       level.windowsOf ? level.windowsOf(s, pass, bound, size) : pass % 2 === 0 ? volunteerWindows(p, size, pass) : shiftWindows(p, size);
     const budget = s.budget.share(level.windowsShare ?? level.mipShare);
-    if (windowsOf(0).length < 2 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
+    if (windowsOf(0).length === 0 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
     const started = s.budget.now();
     const before = level.value(s, s.values);
     const keepFull = new Set(level.windowsKeepFull ? [...s.f.fullCol].filter((c) => c >= 0) : []);
@@ -1301,6 +1333,62 @@ function seededShuffle<T>(items: T[], seed: number): T[] {
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
   return items;
+}
+
+/** A level of wishes that windows can meet better: an avoided shift held, hours short of min_hours, a preferred shift not held. */
+export type UnmetWish = 'avoided' | 'short' | 'preferred';
+
+/**
+ * Windows for a level of wishes: the volunteers whose wish schedule `x` leaves unmet (heads, in
+ * a seeded order of the pass), each with the volunteers who could give way to it: those holding
+ * a slot kind the head could take (short of min_hours: any of its candidates; preferred: the
+ * ones it prefers), or, for an avoided shift it holds, those who could take that shift over.
+ * Whole volunteers, at most `maxPairs` candidate pairs a window; a pass's windows take the heads
+ * in turn until every head has been in one. As marks per pair; empty when one window would hold
+ * every pair or every wish is met.
+ */
+export function wishWindows(p: Prepared, x: Uint8Array, goals: SoftGoals, kind: UnmetWish, maxPairs: number, pass: number): Uint8Array[] {
+  const total = p.candShift.length;
+  if (total <= maxPairs) return [];
+  const n = p.sub.volunteers.length;
+  const hours = new Float64Array(n);
+  for (let pair = 0; pair < total; pair++) if (x[pair]) hours[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
+  // The pairs through which a head's wish could be met: the slot kinds it would take, or the avoided ones it holds.
+  const opening = (pair: number): boolean =>
+    kind === 'avoided' ? goals.avoided[pair] === 1 && x[pair] === 1 : x[pair] === 0 && (kind === 'short' || goals.preferred[pair] === 1);
+  const unmet = (v: number): boolean => (kind === 'short' ? hours[v]! < goals.wanted[v]! - SHORT_EPS : p.byVolunteer[v]!.some(opening));
+  const heads = seededShuffle(Array.from({ length: n }, (_, v) => v).filter(unmet), (pass + 1) * 0x9e3779b9);
+  const windows: Uint8Array[] = [];
+  let marks = new Uint8Array(total);
+  let pairs = 0;
+  const taken = new Set<number>();
+  const take = (v: number): boolean => {
+    if (taken.has(v)) return true;
+    // A volunteer alone may exceed the size: a window holds at least one.
+    if (pairs > 0 && pairs + p.byVolunteer[v]!.length > maxPairs) return false;
+    for (const pair of p.byVolunteer[v]!) marks[pair] = 1;
+    pairs += p.byVolunteer[v]!.length;
+    taken.add(v);
+    return true;
+  };
+  for (const head of heads) {
+    if (!take(head)) {
+      windows.push(marks);
+      marks = new Uint8Array(total);
+      pairs = 0;
+      taken.clear();
+      take(head);
+    }
+    for (const pair of p.byVolunteer[head]!) {
+      if (!opening(pair)) continue;
+      for (const other of p.byShift[p.candShift[pair]!]!) {
+        const v = p.candVolunteer[other]!;
+        if (v !== head && (kind === 'avoided' || x[other] === 1)) take(v);
+      }
+    }
+  }
+  if (pairs > 0) windows.push(marks);
+  return windows;
 }
 
 /**

@@ -70,7 +70,7 @@ export interface SubproblemOptions {
   lpText?: boolean;
   /** Larger subproblems skip the MIP and keep the greedy fill (status feasible). */
   maxMipPairs?: number;
-  /** Larger subproblems of several groups refine staffing and fairness by local search only (DEFAULT_MAX_JOINED_REFINE_PAIRS). */
+  /** Larger subproblems of several groups refine staffing, the wishes and fairness without an LP or MIP of the whole (DEFAULT_MAX_JOINED_REFINE_PAIRS). */
   maxJoinedRefinePairs?: number;
   /** Called with each better schedule as it is found (the pool keeps it in case of a crash). */
   onIncumbent?: (incumbent: SubproblemIncumbent) => void;
@@ -79,9 +79,10 @@ export interface SubproblemOptions {
 export const DEFAULT_MAX_MIP_PAIRS = 250_000;
 /**
  * A subproblem that joins several groups (through additional_groups) and has more candidate
- * pairs than this refines staffing and fairness by local search alone, against their cheap
- * bounds: the LPs of its whole model take seconds and the MIPs gained nothing on any such
- * instance measured. Measured on 2.2 festivals of six joined groups (the fairness LP; the
+ * pairs than this refines staffing, the wishes and fairness without an LP or MIP of its whole
+ * model, against their cheap bounds: local search, then for staffing and the wishes their windows
+ * (small MIPs with the rest fixed; ObjectiveLevel.localWindows). The LPs of its whole model take
+ * seconds and the MIPs gained nothing on any such instance measured. Measured on 2.2 festivals of six joined groups (the fairness LP; the
  * staffing LP and MIP cost about as much): 1,275 pairs 0.1 s, 2,931 pairs 0.35 s, 4,994 pairs
  * 0.9 s, 20,829 pairs 4-5 s (rules-festival-400x300: neither finished in its share of 10 s); the
  * fairness MIP after local search improved none of them, the staffing MIP only the smallest.
@@ -158,7 +159,7 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   };
   const joinedLimit = options.maxJoinedRefinePairs ?? DEFAULT_MAX_JOINED_REFINE_PAIRS;
   if (sub.groups.length > 1 && p.candShift.length > joinedLimit) {
-    state.localRefinement = `${sub.groups.length} groups joined, ${p.candShift.length} candidate pairs (over ${joinedLimit}): local search only`;
+    state.localRefinement = `${sub.groups.length} groups joined, ${p.candShift.length} candidate pairs (over ${joinedLimit}): no LP or MIP of the whole subproblem`;
   }
   const proven = runLevels(state, backend);
   return finish(run, state, proven, f);

@@ -130,7 +130,7 @@ describe('engine: joined subproblems refined by local search alone', () => {
     expect(local.fillBound).to.equal(full.fillBound);
     const refined = local.diagnostics.phases.filter((ph) => ['staffing_lp', 'staffing', 'fairness_lp', 'fairness'].includes(ph.name));
     expect(refined.length, JSON.stringify(local.diagnostics.phases)).to.be.greaterThan(0);
-    for (const ph of refined) expect(ph).to.include({ status: 'skipped' }).and.to.have.property('note').that.contains('local search only');
+    for (const ph of refined) expect(ph).to.include({ status: 'skipped' }).and.to.have.property('note').that.contains('no LP or MIP of the whole subproblem');
     expect(local.diagnostics.phases.some((ph) => ph.name === 'balance')).to.equal(true);
   });
 });

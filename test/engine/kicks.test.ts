@@ -78,7 +78,7 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     );
   });
 
-  it('on the 400 x 300 rules festival (one joined subproblem, local search only) they bring the sum of squares within 0.5% of its bound, coverage and staffing kept, and the schedule passes the checker', async () => {
+  it('on the 400 x 300 rules festival (one joined subproblem, no LP or MIP of the whole) they lower the sum of squares the local search leaves, coverage and staffing kept, and the schedule passes the checker', async () => {
     const request = generatedInstance('rules-festival-400x300')!.request;
     const { result } = await solve(request, { debug: 'true', timeLimitS: 30 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
@@ -90,10 +90,17 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     expect(kicks, JSON.stringify(sub!.phases)).to.not.equal(undefined);
     expect(kicks!.note).to.match(/^\d+ rounds of 20 random moves, each followed by the local search: -\d/);
     const fairness = sub!.levels.find((l) => l.name === 'fairness')!;
-    // Measured: local search 26,644, the kicks 26,556-26,560 against the bound 26,487 (0.59% -> 0.26%).
+    // Measured: at the 339 fully staffed slot kinds the staffing windows reach, local search 26,783
+    // and the kicks 26,729 against the packing bound 26,487 (1.12% -> 0.91%; the fairness LP at
+    // that staffing, given 25 s, proves 26,545). At the 337 of the local search alone the kicks
+    // reached 26,556-26,560: more slot kinds full leave less room to even out the hours.
     expect(balance.objective! / fairness.bound - 1).to.be.above(0.005);
+    expect(kicks!.objective).to.be.below(balance.objective!);
     expect(fairness.value).to.be.closeTo(kicks!.objective!, 1e-3);
-    expect(fairness.value / fairness.bound - 1).to.be.below(0.005);
+    expect(fairness.value / fairness.bound - 1).to.be.below(0.01);
+    const staffingWindows = sub!.phases.find((p) => p.name === 'staffing_lns')!;
+    expect(staffingWindows.note).to.match(/: \+2$/);
+    expect(sub!.levels.find((l) => l.name === 'staffing')!.value).to.equal(339);
     const coverage = sub!.levels.filter((l) => l.name === 'coverage').reduce((t, l) => t + l.value, 0);
     // New assignments fill what coverage proved (the locks fill the rest).
     expect((sub as unknown as { filled: number }).filled).to.equal(coverage);
