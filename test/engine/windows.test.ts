@@ -16,22 +16,12 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { festival, generatedInstance } from '../../bench/generate.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
-import { filledSlots, solve } from '../helpers/engine.js';
+import { filledSlots, groupOnly, solve } from '../helpers/engine.js';
 
 // A copy of ../shared/benchmarks/curtois/instance13.json (schedulingbenchmarks.org, Curtois and Qu; see that folder's README).
 const curtois13 = join(packageRoot, 'test/fixtures/requests/curtois-13.json');
 // And of instance12.json: every fillable slot filled, where the staffing MIP stops at 277 fully staffed shifts of a proven 278.
 const curtois12 = join(packageRoot, 'test/fixtures/requests/curtois-12.json');
-
-/** One group of a request alone: its volunteers, and its shifts asking for that group only. */
-function groupOnly(whole: ScheduleRequest, group: string): ScheduleRequest {
-  return {
-    volunteers: whole.volunteers.filter((v) => v.group === group),
-    unassigned_shifts: whole.unassigned_shifts
-      .filter((s) => group in s.required_groups)
-      .map((s) => ({ ...s, required_groups: { [group]: s.required_groups[group]! } })),
-  };
-}
 
 /** scarceB: a scarce festival not among the benchmarks (150 x 400, 8 groups; BENCHMARKS.md). */
 const scarceB = (): ScheduleRequest => festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });

@@ -6,6 +6,7 @@ import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
 import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.js';
 import { loadConfig } from '../../src/config/config.js';
 import { scheduleRequest, type ScheduleCall } from '../../src/service/schedule-service.js';
+import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { schemas } from './app.js';
 
 let backends: Promise<Record<'highs' | 'jslp', SolverBackend>> | undefined;
@@ -49,4 +50,14 @@ export function shift(id: string, from: number, to: number, required: Record<str
 
 export function volunteer(id: string, group: string, maxHours: number, name?: string): Json {
   return { id, ...(name ? { name } : {}), group, max_hours: maxHours };
+}
+
+/** One group of a request alone: its volunteers, and its shifts asking for that group only. */
+export function groupOnly(whole: ScheduleRequest, group: string): ScheduleRequest {
+  return {
+    volunteers: whole.volunteers.filter((v) => v.group === group),
+    unassigned_shifts: whole.unassigned_shifts
+      .filter((s) => group in s.required_groups)
+      .map((s) => ({ ...s, required_groups: { [group]: s.required_groups[group]! } })),
+  };
 }
