@@ -126,10 +126,11 @@ export const FAIRNESS_WINDOW_PAIRS = 400;
 /**
  * The windows of a level of wishes (phases avoided_lns, short_lns, preferred_lns; wishWindows)
  * hold at most this many candidate pairs. Measured on the two joined subproblems of rules and
- * wishes (10 s; the levels' values: hours short of min_hours, preferred shifts met): wishes-rules-festival-400x300
- * 500 pairs 178 h and 139, 1,000 173 h and 151, 1,500 173 h and 145, 2,000 175 h and 150; the
- * unseen rules-and-wishes festival 250 x 180 1,000 158 h (its LP bound) and 87 in 3.7 s,
- * 2,000 162 h and 91 with the time spent (a window of 2,000 pairs took up to 0.5 s).
+ * wishes (10 s; the levels' values, hours short of min_hours and preferred shifts met):
+ * wishes-rules-festival-400x300 500 pairs 178 h and 139, 1,000 173 h and 151, 1,500 173 h and
+ * 145, 2,000 175 h and 150; the unseen rules-and-wishes festival 250 x 180 1,000 158 h (its LP
+ * bound) and 87 in 3.7 s, 2,000 162 h and 91 with the time spent (a window of 2,000 pairs took
+ * up to 0.5 s).
  */
 export const WISH_WINDOW_PAIRS = 1000;
 /**
