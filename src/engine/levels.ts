@@ -15,6 +15,7 @@ import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js
 import { PACKING_ROUNDS, PACKING_WORK, packingBound } from './packing-bound.js';
 import {
   avoidedCount,
+  newHours,
   preferredBound,
   preferredCount,
   previousBound,
@@ -204,9 +205,10 @@ export interface LevelState {
   levels?: LevelDiagnostics[];
   onIncumbent(phase: PhaseName): void;
   /**
-   * When set, the levels after coverage (staffing, the wishes, fairness) keep to their cheap
-   * bounds, local search and, where ObjectiveLevel.localWindows, their windows, without an LP or
-   * MIP of the whole model; the text says why (diagnostics).
+   * When set, the levels after coverage (staffing, avoided and preferred shifts, hours short,
+   * fairness; not the previous assignments) keep to their cheap bounds, local search and, where
+   * ObjectiveLevel.localWindows, their windows, without an LP or MIP of the whole model; the text
+   * says why (diagnostics).
    */
   localRefinement?: string;
 }
@@ -251,7 +253,7 @@ export interface ObjectiveLevel {
   mipRequest(bound: number, value: number): LevelMipRequest;
   /** For a coverage level of a subproblem of several groups: the part where the class is short, whose LP bounds it cheaply. */
   part?(s: LevelState): CoveragePart | undefined;
-  /** A level after coverage (staffing, the wishes, fairness): LevelState.localRefinement applies to it. */
+  /** A level after coverage (staffing, the wishes but the previous assignments, fairness): LevelState.localRefinement applies to it. */
   refines?: boolean;
   /**
    * Where no LP or MIP of the level follows (LevelState.localRefinement, or a model over
@@ -510,8 +512,8 @@ export const previousLevel: ObjectiveLevel = {
   ...wishLevel((w) => w.previous),
   lpPhase: 'previous_lp',
   mipPhase: 'previous',
-  // Not a refinement: on joined subproblems where staffing and fairness keep to local search, this
-  // level still runs its LP and MIP, so the drops it reports are proven the least where it can.
+  // Not a refinement: on joined subproblems where the levels after coverage run no LP or MIP of the
+  // whole model, this level still runs its LP and MIP, so the drops it reports are proven the least where it can.
   refines: false,
   value: (s, v) => previousCount(s.f.wishes.goals, v),
   initialBound: (s) => previousBound(s.p, s.f.wishes.goals),
@@ -979,7 +981,8 @@ class LevelRunner {
     const windowsOf = (pass: number): Uint8Array[] =>
       level.windowsOf ? level.windowsOf(s, pass, bound, size) : pass % 2 === 0 ? volunteerWindows(p, size, pass) : shiftWindows(p, size);
     const budget = s.budget.share(level.windowsShare ?? level.mipShare);
-    if (windowsOf(0).length === 0 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
+    const first = windowsOf(0);
+    if (first.length === 0 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
     const started = s.budget.now();
     const before = level.value(s, s.values);
     const keepFull = new Set(level.windowsKeepFull ? [...s.f.fullCol].filter((c) => c >= 0) : []);
@@ -990,7 +993,8 @@ class LevelRunner {
     let idle = 0;
     while (idle < 2 && !budget.expired()) {
       let gained = false;
-      const windows = windowsOf(passes++);
+      const windows = passes === 0 ? first : windowsOf(passes);
+      passes++;
       for (const inWindow of windows) {
         if (budget.expired() || level.proven(level.value(s, s.values), bound)) break;
         // Pairs outside the window stay as they are; every other column (staffing, fairness pieces,
@@ -1359,8 +1363,7 @@ export function wishWindows(p: Prepared, x: Uint8Array, goals: SoftGoals, kind: 
   const total = p.candShift.length;
   if (total <= maxPairs) return [];
   const n = p.sub.volunteers.length;
-  const hours = new Float64Array(n);
-  for (let pair = 0; pair < total; pair++) if (x[pair]) hours[p.candVolunteer[pair]!]! += p.sub.shifts[p.candShift[pair]!]!.hours;
+  const hours = newHours(p, x);
   // The pairs through which a head's wish could be met: the slot kinds it would take, or the avoided ones it holds.
   const opening = (pair: number): boolean =>
     kind === 'avoided' ? goals.avoided[pair] === 1 && x[pair] === 1 : x[pair] === 0 && (kind === 'short' || goals.preferred[pair] === 1);
