@@ -21,6 +21,7 @@ import {
   previousBound,
   previousCount,
   SHORT_EPS,
+  shortAt,
   shortfall,
   shortfallBound,
   type SoftGoals,
@@ -1367,19 +1368,19 @@ export function wishWindows(p: Prepared, x: Uint8Array, goals: SoftGoals, kind: 
   // The pairs through which a head's wish could be met: the slot kinds it would take, or the avoided ones it holds.
   const opening = (pair: number): boolean =>
     kind === 'avoided' ? goals.avoided[pair] === 1 && x[pair] === 1 : x[pair] === 0 && (kind === 'short' || goals.preferred[pair] === 1);
-  const unmet = (v: number): boolean => (kind === 'short' ? hours[v]! < goals.wanted[v]! - SHORT_EPS : p.byVolunteer[v]!.some(opening));
+  const unmet = (v: number): boolean => (kind === 'short' ? shortAt(goals, v, hours[v]!) > SHORT_EPS : p.byVolunteer[v]!.some(opening));
   const heads = seededShuffle(Array.from({ length: n }, (_, v) => v).filter(unmet), (pass + 1) * 0x9e3779b9);
   const windows: Uint8Array[] = [];
   let marks = new Uint8Array(total);
   let pairs = 0;
-  const taken = new Set<number>();
+  // Every volunteer here has pairs, and a window holds all of a volunteer's or none.
   const take = (v: number): boolean => {
-    if (taken.has(v)) return true;
+    const mine = p.byVolunteer[v]!;
+    if (marks[mine[0]!] === 1) return true;
     // A volunteer alone may exceed the size: a window holds at least one.
-    if (pairs > 0 && pairs + p.byVolunteer[v]!.length > maxPairs) return false;
-    for (const pair of p.byVolunteer[v]!) marks[pair] = 1;
-    pairs += p.byVolunteer[v]!.length;
-    taken.add(v);
+    if (pairs > 0 && pairs + mine.length > maxPairs) return false;
+    for (const pair of mine) marks[pair] = 1;
+    pairs += mine.length;
     return true;
   };
   for (const head of heads) {
@@ -1387,7 +1388,6 @@ export function wishWindows(p: Prepared, x: Uint8Array, goals: SoftGoals, kind: 
       windows.push(marks);
       marks = new Uint8Array(total);
       pairs = 0;
-      taken.clear();
       take(head);
     }
     for (const pair of p.byVolunteer[head]!) {

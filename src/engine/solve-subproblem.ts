@@ -80,11 +80,12 @@ export const DEFAULT_MAX_MIP_PAIRS = 250_000;
 /**
  * A subproblem that joins several groups (through additional_groups) and has more candidate
  * pairs than this refines staffing, the wishes (but the previous assignments) and fairness
- * without an LP or MIP of its whole model, against their cheap bounds: local search, then for staffing and the wishes their windows
- * (small MIPs with the rest fixed; ObjectiveLevel.localWindows). The LPs of its whole model take
- * seconds and the MIPs gained nothing on any such instance measured. Measured on 2.2 festivals of six joined groups (the fairness LP; the
- * staffing LP and MIP cost about as much): 1,275 pairs 0.1 s, 2,931 pairs 0.35 s, 4,994 pairs
- * 0.9 s, 20,829 pairs 4-5 s (rules-festival-400x300: neither finished in its share of 10 s); the
+ * without an LP or MIP of its whole model, against their cheap bounds: local search, then for
+ * staffing and the wishes their windows (small MIPs with the rest fixed;
+ * ObjectiveLevel.localWindows). The LPs of its whole model take seconds and the MIPs gained
+ * nothing on any such instance measured. Measured on 2.2 festivals of six joined groups (the
+ * fairness LP; the staffing LP and MIP cost about as much): 1,275 pairs 0.1 s, 2,931 pairs
+ * 0.35 s, 4,994 pairs 0.9 s, 20,829 pairs 4-5 s (rules-festival-400x300: neither finished in its share of 10 s); the
  * fairness MIP after local search improved none of them, the staffing MIP only the smallest.
  * Coverage keeps its LP and MIP levels whatever the size (it is exact).
  */
