@@ -108,6 +108,17 @@ export const STALL_ITERATIONS = 2000;
  */
 export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
 /**
+ * Where coverage's RINS leaves it below its LP's bound, its windows run before the MIP over every
+ * pair, within this share of the time left (the MIP gets what they leave, to prove the bound).
+ * There HiGHS finds the last slots only after its root's rounds of cuts: on scarce-150x400's
+ * "gate" group the MIP stopped at 151 of 152 after 2.8 s of a 10 s request and the windows after
+ * it (0.4 s) at 151 too, where the windows first reach 152 in 1.9 s; on the unseen
+ * n-scarce-250x500's "bar" the same, 287 in 1.6 s where the MIP needs 3.5 s. At half the time
+ * left, "bar" got 1.1 s in its 10 s request and stopped at 286; at the MIP's own share (0.85) the
+ * request fills every slot. Where the windows gain nothing they end after two passes.
+ */
+export const COVERAGE_WINDOWS_FIRST_SHARE = 0.85;
+/**
  * The windows of the neighbourhood search (LevelRunner.windows) hold at most this many candidate
  * pairs. Measured on Curtois 13 (one group, 60,000 pairs, 10 s): 1,500 gained 9 slots, 2,000
  * gained 15-22, 2,500 18-21 and 3,000 10-14 (a window's MIP takes longer than it gains).
@@ -291,6 +302,12 @@ export interface ObjectiveLevel {
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
   /**
+   * The windows run before the MIP, within this share of the time left, where RINS leaves the
+   * level unproven (its LP finished); the MIP follows only if they leave it unproven too, and
+   * no windows run after it.
+   */
+  windowsFirstShare?: number;
+  /**
    * The windows keep every slot kind that is fully staffed so (its full_s fixed at 1): a later
    * level's windows then never change which shifts are fully staffed, only add to them.
    */
@@ -370,6 +387,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     // The classes share coverage's time: each the coverage share of what is left.
     mipShare: MIP_SHARES.coverage,
     windowsPhase: 'coverage_lns',
+    windowsFirstShare: COVERAGE_WINDOWS_FIRST_SHARE,
     objective: (f) => f.coverage[k]!.objective,
     holdRow: (f) => f.coverage[k]!.fixRow,
     coverHoldRow: (f) => f.cover!.fixRows[k]!,
@@ -946,6 +964,11 @@ class LevelRunner {
       proven = level.proven(level.value(s, s.values), bound);
     };
     if (!level.rinsAfterMip) rins();
+    const windowsFirst = !proven && lpFinished && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
+    if (windowsFirst) {
+      this.windows(level, held, biased, rowBounds, bound, level.windowsFirstShare);
+      proven = level.proven(level.value(s, s.values), bound);
+    }
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
@@ -960,7 +983,7 @@ class LevelRunner {
       }
     }
     if (level.rinsAfterMip) rins();
-    if (!proven && level.windowsPhase) {
+    if (!proven && level.windowsPhase && !windowsFirst) {
       this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
     }
@@ -975,13 +998,20 @@ class LevelRunner {
    * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or the
    * level's share of the time is spent. A window proves nothing about the whole, so the bound stays.
    */
-  private windows(level: ObjectiveLevel, held: readonly ObjectiveLevel[], objective: Objective, rowBounds: Map<number, [number, number]>, bound: number): void {
+  private windows(
+    level: ObjectiveLevel,
+    held: readonly ObjectiveLevel[],
+    objective: Objective,
+    rowBounds: Map<number, [number, number]>,
+    bound: number,
+    share = level.windowsShare ?? level.mipShare,
+  ): void {
     const { s } = this;
     const { p } = s;
     const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
     const windowsOf = (pass: number): Uint8Array[] =>
       level.windowsOf ? level.windowsOf(s, pass, bound, size) : pass % 2 === 0 ? volunteerWindows(p, size, pass) : shiftWindows(p, size);
-    const budget = s.budget.share(level.windowsShare ?? level.mipShare);
+    const budget = s.budget.share(share);
     const first = windowsOf(0);
     if (first.length === 0 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
     const started = s.budget.now();

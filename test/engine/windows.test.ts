@@ -7,9 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
+import type { SolverBackend } from '../../src/engine/backends/backend.js';
+import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
+import { Budget } from '../../src/engine/budget.js';
 import { prepare } from '../../src/engine/candidates.js';
 import { busyWindows, shiftWindows, staffingWindowPairs, volunteerWindows } from '../../src/engine/levels.js';
 import { MipModel } from '../../src/engine/mip-model.js';
+import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { packageRoot } from '../../src/package-root.js';
 import { normalizeRequest } from '../../src/input/problem.js';
@@ -272,6 +276,56 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(diag!.phases.some((p) => p.name === 'coverage')).to.equal(false);
     expect(diag!.levels.find((l) => l.name === 'coverage')).to.include({ value: 325, bound: 325, proven: true });
     expect(result.summary.filled_slots).to.equal(325);
+  });
+
+  it('on a scarce group where RINS stops a slot short of the LP’s bound, coverage’s windows run before the MIP over every pair and reach the bound, so that MIP is left out', async () => {
+    // scarce-150x400's "gate" group alone: RINS stops at 151 of the LP's 152; the MIP over every
+    // pair found the last slot only after its root's cuts (2.8 s of a 10 s request: not in time).
+    const request = groupOnly(generatedInstance('scarce-150x400')!.request, 'gate');
+    // A generous limit: the windows end on the bound, not on the clock.
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+    const [diag] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
+    const names = diag!.phases.map((p) => p.name);
+    const rins = diag!.phases.find((p) => p.name === 'coverage_rins')!;
+    expect(rins, JSON.stringify(diag!.phases)).to.include({ objective: 151, bound: 152 });
+    const windows = diag!.phases.find((p) => p.name === 'coverage_lns')!;
+    expect(windows).to.include({ objective: 152, bound: 152, status: 'optimal' });
+    expect(windows.note).to.match(/^\d+ windows of at most 2000 candidate pairs re-solved with the rest fixed, \d+ passes: \+1$/);
+    expect(names.indexOf('coverage_lns')).to.equal(names.indexOf('coverage_rins') + 1);
+    expect(names).to.not.include('coverage');
+    expect(diag!.levels.find((l) => l.name === 'coverage')).to.include({ value: 152, bound: 152, proven: true });
+    expect(result.summary.filled_slots).to.equal(152);
+  });
+
+  it('where the windows before it leave coverage unproven, the MIP over every pair still runs and proves it, and no windows follow it', async () => {
+    // The same group, with every neighbourhood's MIP (RINS, windows: models of fewer columns than
+    // the subproblem's own) answering "no better schedule in time": the MIP over every pair is left to close the gap.
+    const request = groupOnly(generatedInstance('scarce-150x400')!.request, 'gate');
+    const sub = decompose(normalizeRequest(request))[0]!;
+    const highs = highsBackend(await loadHighs());
+    let full = 0;
+    const opened: number[] = [];
+    const backend: SolverBackend = {
+      ...highs,
+      open(model) {
+        full ||= model.numCols;
+        opened.push(model.numCols);
+        if (model.numCols >= full) return highs.open(model);
+        return { solve: () => ({ status: 'timedout', objective: null, bound: null, gap: null, ms: 0 }), dispose: () => {} };
+      },
+    };
+    const solved = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
+    const names = solved.diagnostics.phases.map((p) => p.name);
+    expect(names, JSON.stringify(solved.diagnostics.phases)).to.include.members(['coverage_rins', 'coverage_lns', 'coverage']);
+    expect(names.indexOf('coverage_lns')).to.be.below(names.indexOf('coverage'));
+    expect(names.filter((n) => n === 'coverage_lns')).to.have.length(1);
+    expect(solved.diagnostics.phases.find((p) => p.name === 'coverage_lns')!.objective).to.equal(151);
+    expect(solved.diagnostics.levels!.find((l) => l.name === 'coverage')).to.include({ value: 152, bound: 152, proven: true });
+    expect(solved.filled).to.equal(152);
+    // Some neighbourhood was opened (and answered nothing) before the MIP.
+    expect(opened.some((cols) => cols < full)).to.equal(true);
   });
 
   it('staffing windows are coverage’s size, or half the pairs where that is less', () => {
