@@ -302,9 +302,9 @@ export interface ObjectiveLevel {
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
   /**
-   * The windows run before the MIP, within this share of the time left, where RINS leaves the
-   * level unproven (its LP finished); the MIP follows only if they leave it unproven too, and
-   * no windows run after it.
+   * The windows run before the MIP, within this share of the time left, where the level is still
+   * unproven after its LP (finished) and RINS; the MIP follows only if they leave it unproven
+   * too, and no windows run after it.
    */
   windowsFirstShare?: number;
   /**
@@ -993,10 +993,11 @@ class LevelRunner {
 
   /**
    * A large neighbourhood search for a level its LP and MIP left unproven (a model too large for
-   * either in its time): windows of consecutive shifts (shiftWindows), each re-solved as a MIP with
+   * either in its time), or, for coverage, one its RINS left unproven, before its MIP
+   * (windowsFirstShare): windows of consecutive shifts (shiftWindows), each re-solved as a MIP with
    * every pair outside it fixed at its value, so the MIP is small; a better schedule is taken as
-   * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or the
-   * level's share of the time is spent. A window proves nothing about the whole, so the bound stays.
+   * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or
+   * `share` of the time left is spent. A window proves nothing about the whole, so the bound stays.
    */
   private windows(
     level: ObjectiveLevel,
