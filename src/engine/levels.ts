@@ -160,7 +160,7 @@ export function staffingWindowPairs(p: Prepared): number {
  * Share of the time left that staffing's windows (phase staffing_lns) may use; they end on their
  * own after two passes that gain nothing. At the staffing MIP's share (0.4) scarce-150x400's "bar"
  * group (10 s) was stopped by it after 0.93-1.0 s, at 67 of 68 fully staffed slot kinds in one
- * call and 68 in the next, so two identical calls of 4.3-4.7 s gave different schedules (210 and
+ * call and 68 in the next, so two identical calls of 4.4-5.3 s gave different schedules (210 and
  * 212 fully staffed shifts); wishes-scarce-150x400 the same (6.6-7.3 s). At 0.7 six calls of each
  * gave one schedule (212 and 210); on the clock-bound scarce festivals (8-9 s) the slots and fully
  * staffed shifts stay as they were, within one.
