@@ -3,8 +3,9 @@
 // `serve` process (bench/service-process.ts, a fresh one per instance so its peak is that
 // instance's alone) and POST /api/schedule over HTTP. For each instance it sends the request with
 // the default limit twice, then with a larger limit (--limits, default "10,30"), and prints per
-// call the wall time, slots filled, the sum of squared hours, whether the roster is the same as
-// the first call's, and the process's VmHWM (peak resident memory, from /proc) after the call.
+// call the wall time, slots filled, the sum of squared hours, whether the clock stopped any work
+// (diagnostics.time_limited), whether the roster is the same as the first call's, and the
+// process's VmHWM (peak resident memory, from /proc) after the call.
 // Options: --only <substring>, --limits <a,b> (the first is repeated), --instances <list>.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -42,6 +43,7 @@ interface Call {
   roster: string;
   peak: number;
   status: string;
+  timeLimited: boolean;
 }
 
 async function call(port: number, key: string, pid: number, body: string, limit: number): Promise<Call> {
@@ -54,7 +56,7 @@ async function call(port: number, key: string, pid: number, body: string, limit:
   const text = await res.text();
   const ms = performance.now() - started;
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
-  const result = JSON.parse(text) as ScheduleResult & { diagnostics: { status: string } };
+  const result = JSON.parse(text) as ScheduleResult & { diagnostics: { status: string; time_limited: boolean } };
   const roster = result.roster
     .map((r) => `${r.shift_id}|${r.volunteer_id}|${r.group}`)
     .sort()
@@ -67,12 +69,15 @@ async function call(port: number, key: string, pid: number, body: string, limit:
     roster,
     peak: peakMb(pid),
     status: result.diagnostics.status,
+    timeLimited: result.diagnostics.time_limited,
   };
 }
 
 console.log(`Limits ${base} s (twice) and ${larger} s; one fresh service process per instance.\n`);
-console.log('| instance | limit | wall time | slots filled | sum of squared hours | status | same roster as the first call | peak memory (VmHWM) |');
-console.log('|---|---:|---:|---:|---:|---|---|---:|');
+console.log(
+  '| instance | limit | wall time | slots filled | sum of squared hours | status | clock stopped work | same roster as the first call | peak memory (VmHWM) |',
+);
+console.log('|---|---:|---:|---:|---:|---|---|---|---:|');
 for (const instance of INSTANCES.filter((i) => !values.only || i.name.includes(values.only))) {
   const body = JSON.stringify(instance.request());
   const service = await startService('limits');
@@ -83,7 +88,7 @@ for (const instance of INSTANCES.filter((i) => !values.only || i.name.includes(v
     for (const c of calls) {
       const same = c === calls[0] ? '-' : c.roster === calls[0]!.roster ? 'yes' : 'no';
       console.log(
-        `| ${instance.name} | ${c.limit} s | ${(c.ms / 1000).toFixed(2)} s | ${c.filled} | ${Math.round(c.sumSquares)} | ${c.status} | ${same} | ${c.peak} MB |`,
+        `| ${instance.name} | ${c.limit} s | ${(c.ms / 1000).toFixed(2)} s | ${c.filled} | ${Math.round(c.sumSquares)} | ${c.status} | ${c.timeLimited ? 'yes' : 'no'} | ${same} | ${c.peak} MB |`,
       );
     }
   } finally {

@@ -42,6 +42,13 @@ console.log(
 );
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+/**
+ * Marks on the warm solve: "clock" where the time limit stopped some work (the answers may then
+ * differ), "differs" where they did; answers that differ while the clock stopped nothing would
+ * be a fault, and say so.
+ */
+const sameness = (r: Figures): string =>
+  r.same ? (r.time_limited ? ' (clock)' : '') : r.time_limited === false ? ' (differs, though the clock stopped nothing)' : ' (differs; clock)';
 const checker = (r: Figures): string => (r.checker === null ? 'n/a' : r.checker === 0 ? 'ok' : `${r.checker} problems`);
 
 type Column = readonly [header: string, align: string, cell: (r: Figures) => string];
@@ -58,7 +65,7 @@ const COLUMNS = {
   fairness: count('fairness', (r) => r.fairness),
   status: ['status', '---', (r) => r.status],
   first: ['first solve', '---:', (r) => seconds(r.wall_ms)],
-  warm: ['warm solve', '---:', (r) => `${seconds(r.warm_ms)}${r.same ? '' : ' (differs)'}`],
+  warm: ['warm solve', '---:', (r) => `${seconds(r.warm_ms)}${sameness(r)}`],
   explain: ['explain (re-solves)', '---:', (r) => `${r.explain_ms} ms (${r.resolves}${r.incomplete ? `, ${r.incomplete} shifts unexplored` : ''})`],
   memory: ['peak memory', '---:', (r) => `${r.peak_mb} MB`],
   warnings: [
@@ -89,7 +96,11 @@ function measureRepeated(job: Job): ReturnType<typeof measure> {
   if (ok.length < runs.length) return runs.find((m) => !m.ok)!;
   const first = ok[0]!;
   const same = ok.every((f) => f.same && f.filled === first.filled && f.sum_squared_hours === first.sum_squared_hours);
-  return { ok: true, figures: { ...first, wall_ms: median(ok.map((f) => f.wall_ms)), warm_ms: median(ok.map((f) => f.warm_ms)), same } };
+  const timeLimited = ok.some((f) => f.time_limited === true) ? true : ok.every((f) => f.time_limited === false) ? false : null;
+  return {
+    ok: true,
+    figures: { ...first, wall_ms: median(ok.map((f) => f.wall_ms)), warm_ms: median(ok.map((f) => f.warm_ms)), same, time_limited: timeLimited },
+  };
 }
 
 /** Runs each job and prints its row, or a failed row. */

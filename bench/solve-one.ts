@@ -37,6 +37,11 @@ export interface Figures {
   wall_ms: number;
   warm_ms: number;
   same: boolean;
+  /**
+   * Whether the clock stopped any work in either call (diagnostics.time_limited); null when the
+   * checkout measured does not report it. Two calls may differ only when it is true.
+   */
+  time_limited: boolean | null;
   explain_ms: number;
   solve_ms: number;
   resolves: number;
@@ -158,6 +163,13 @@ function fairnessGap(subs: SubproblemDiagnostics[] | undefined): number | null {
   return bound > 0 ? fair.reduce((t, l) => t + l.value, 0) / bound - 1 : 0;
 }
 
+/** Whether the clock stopped work in the call answered `json` or the one with `diagnostics`; null when neither says. */
+function timeLimited(json: string, diagnostics: DebugResult['diagnostics']): boolean | null {
+  const other = (JSON.parse(json) as DebugResult).diagnostics.time_limited as boolean | undefined;
+  const here = diagnostics.time_limited as boolean | undefined;
+  return typeof other === 'boolean' && typeof here === 'boolean' ? other || here : null;
+}
+
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { root: { type: 'string' }, roster: { type: 'string' } } });
   const [spec, backend = 'highs', limit = '10'] = positionals;
@@ -208,6 +220,7 @@ async function main(): Promise<void> {
     wall_ms: Math.round(first.ms),
     warm_ms: Math.round(warm.ms),
     same: first.answer.json.replace(/,"diagnostics":.*$/s, '') === warm.answer.json.replace(/,"diagnostics":.*$/s, ''),
+    time_limited: timeLimited(first.answer.json, diagnostics),
     explain_ms: Math.round(diagnostics.explanation?.ms ?? 0),
     solve_ms: Math.round(diagnostics.timings.solve_ms ?? 0),
     resolves: diagnostics.explanation?.resolves ?? 0,

@@ -40,16 +40,29 @@ export const CANCEL_GRACE_MS = 200;
 
 const never = (): boolean => false;
 
+/**
+ * Whether the clock stopped any work: shared by a budget and every budget derived from it (its
+ * shares, `until`, `atLeast`), so a subproblem's budget knows whether any of its phases, however
+ * small its share, was cut short or left out for want of time. Nothing else in the engine
+ * depends on the clock: with `hit` still false at the end, the same subproblem gives the same
+ * schedule on any machine and with any time limit that leaves it so.
+ */
+export interface ClockStops {
+  hit: boolean;
+}
+
 export class Budget {
   /**
    * @param deadline epoch ms (on `now`'s clock) by which the answer is due
    * @param now the clock (injectable for tests)
    * @param cancelled true once the caller gave up: the budget is then spent whatever the clock says
+   * @param stops shared with the budgets derived from this one (ClockStops)
    */
   constructor(
     readonly deadline: number,
     readonly now: () => number = Date.now,
     readonly cancelled: () => boolean = never,
+    readonly stops: ClockStops = { hit: false },
   ) {}
 
   /** A request's budget: its time limit less the reserve for assembling the result. */
@@ -69,14 +82,42 @@ export class Budget {
     return this.remainingMs() / 1000;
   }
 
-  /** Deadline passed or cancelled: the check every loop and solver callback makes. */
+  /**
+   * Deadline passed or cancelled: the check every loop and solver callback makes before going on,
+   * and only then (true stops the work, and the deadline's stop is recorded: ClockStops).
+   */
   expired(): boolean {
-    return this.cancelled() || this.now() >= this.deadline;
+    if (this.cancelled()) return true;
+    if (this.now() < this.deadline) return false;
+    this.stops.hit = true;
+    return true;
   }
 
-  /** The same clock and cancellation, another deadline. */
+  /** Deadline passed, for a report after the work ended: unlike `expired`, not recorded as a stop. */
+  pastDeadline(): boolean {
+    return this.now() >= this.deadline;
+  }
+
+  /** Less than `seconds` left, so a step is not started: recorded as a stop by the clock when so. */
+  tooShort(seconds: number): boolean {
+    if (this.remainingS() >= seconds) return false;
+    if (!this.cancelled()) this.stops.hit = true;
+    return true;
+  }
+
+  /** Records a stop by the clock that a solver reports itself (its own time limit). */
+  ranOut(): void {
+    if (!this.cancelled()) this.stops.hit = true;
+  }
+
+  /** True once a time check of this budget or one derived from it stopped or left out some work. */
+  timeLimited(): boolean {
+    return this.stops.hit;
+  }
+
+  /** The same clock, cancellation and record of stops, another deadline. */
   until(deadline: number): Budget {
-    return new Budget(deadline, this.now, this.cancelled);
+    return new Budget(deadline, this.now, this.cancelled, this.stops);
   }
 
   /** The first `fraction` of the time from now to the deadline. */

@@ -641,7 +641,7 @@ export function kickPhase(
   const share = budget.share(KICK_SHARE);
   const kicked = kickFairness(p, x, share, value, { ...(keep ? { keep } : {}), enough: (v) => fairnessLevel.proven(v, bound) });
   const after = kicked.value;
-  const status = searchStatus(budget.cancelled(), fairnessLevel.proven(after, bound), share.expired());
+  const status = searchStatus(budget.cancelled(), fairnessLevel.proven(after, bound), share.pastDeadline());
   const text = `${kicked.rounds} rounds of ${KICK_MOVES} random moves, each followed by the local search: ${signedChange(before, after)}`;
   note(phases, 'fairness_kicks', status, Math.min(after, before), bound, budget.now() - t, text);
   return after < before - REAL_TOL ? kicked.x : x;
@@ -1025,7 +1025,7 @@ class LevelRunner {
       level.windowsOf ? level.windowsOf(s, pass, bound, size) : pass % 2 === 0 ? volunteerWindows(p, size, pass) : shiftWindows(p, size);
     const budget = s.budget.share(share);
     const first = windowsOf(0);
-    if (first.length === 0 || budget.remainingS() < MIN_PHASE_S || s.budget.cancelled()) return;
+    if (first.length === 0 || s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
     const started = s.budget.now();
     const before = level.value(s, s.values);
     const keepFull = new Set(level.windowsKeepFull ? [...s.f.fullCol].filter((c) => c >= 0) : []);
@@ -1057,7 +1057,7 @@ class LevelRunner {
       idle = gained ? 0 : idle + 1;
     }
     const after = level.value(s, s.values);
-    const status = searchStatus(s.budget.cancelled(), level.proven(after, bound), budget.expired());
+    const status = searchStatus(s.budget.cancelled(), level.proven(after, bound), budget.pastDeadline());
     const text = `${solves} windows of at most ${size} candidate pairs re-solved with the rest fixed, ${passes} passes: ${signedChange(before, after)}`;
     s.phases.push({
       name: level.windowsPhase!,
@@ -1142,7 +1142,7 @@ class LevelRunner {
     for (let j = 0; j < pairs; j++) if (Math.abs(relaxed[j]! - values[j]!) > RINS_TOL) disagree++;
     if (disagree === 0 || disagree > pairs * RINS_MAX_FREE) return;
     // With no time left the MIP's own phase says so; RINS adds no row of its own.
-    if (s.budget.cancelled() || s.budget.share(level.mipShare).remainingS() < MIN_PHASE_S) return;
+    if (s.budget.cancelled() || s.budget.share(level.mipShare).tooShort(MIN_PHASE_S)) return;
     const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;
     const request = level.mipRequest(bound, level.value(s, s.values));
     const fixed = this.fixedModel(values, free, rowBounds, objective, request);
@@ -1294,7 +1294,7 @@ class LevelRunner {
       return undefined;
     }
     const budget = s.budget.share(share);
-    if (budget.remainingS() < MIN_PHASE_S) {
+    if (budget.tooShort(MIN_PHASE_S)) {
       note(s.phases, name, 'timedout', null, null, 0, 'no time left');
       return undefined;
     }

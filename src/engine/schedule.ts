@@ -63,6 +63,7 @@ function fallback(sub: Subproblem, outcome: Extract<SubproblemOutcome, { kind: '
     ...greedy.diagnostics,
     filled: assignments.length,
     status: 'feasible',
+    time_limited: outcome.timedOut === true,
     phases: [
       ...greedy.diagnostics.phases.filter((ph) => ph.name === 'greedy'),
       { name: 'coverage', status: cancelled ? 'cancelled' : 'error', objective: null, bound: null, gap: null, ms: 0, note: outcome.reason },
@@ -92,6 +93,7 @@ function cancelledWithIncumbent(sub: Subproblem, incumbent: Assignment[], reason
       filled,
       fill_bound: fillBound,
       status: 'feasible',
+      time_limited: false,
       phases: [{ name: 'coverage', status: 'cancelled', objective: null, bound: null, gap: null, ms: 0, note: reason }],
       ms: 0,
     },

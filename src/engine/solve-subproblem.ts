@@ -41,6 +41,12 @@ export interface SubproblemDiagnostics {
   filled: number;
   fill_bound: number;
   status: 'optimal' | 'feasible';
+  /**
+   * True when the clock stopped or left out some of its work (a phase's share of the time, its
+   * slice, the deadline; Budget.timeLimited): another run can end differently. False: every
+   * step ended on its own, and the same subproblem gives the same schedule.
+   */
+  time_limited: boolean;
   phases: PhaseDiagnostics[];
   /** Each objective level's value, bound, gap and proof, in order (when the MIP levels ran). */
   levels?: LevelDiagnostics[];
@@ -244,6 +250,7 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
     filled: end.filled,
     fill_bound: end.fillBound,
     status: status(proven),
+    time_limited: budget.timeLimited(),
     phases: phases.map(roundPhase),
     ...(end.levels ? { levels: end.levels } : {}),
     ms: budget.now() - started,

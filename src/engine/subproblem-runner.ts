@@ -30,7 +30,7 @@ export interface SubproblemIncumbent {
 export type SubproblemOutcome =
   | { kind: 'done'; result: SubproblemResult }
   /** The solver did not answer (crashed, hung, cancelled before it started): its best schedule, if any. */
-  | { kind: 'lost'; reason: string; incumbent?: Assignment[] };
+  | { kind: 'lost'; reason: string; incumbent?: Assignment[]; /** Its worker was stopped at the deadline. */ timedOut?: true };
 
 export interface RunOptions {
   /** Aborting stops the job: a queued job at once, a running one with its best schedule so far. */

@@ -75,6 +75,7 @@ export function renderJson({ output, call, parseMs }: SolvedCall, indent = 0): s
     backend: call.backend,
     status: output.status,
     time_limit_s: call.timeLimitS,
+    time_limited: output.subproblems.some((s) => s.diagnostics.time_limited),
     ...(output.cancelled ? { note: 'the solve was cancelled: the schedule is the best found until then' } : {}),
     subproblems: output.subproblems.map((s) => s.diagnostics),
     explanation: {

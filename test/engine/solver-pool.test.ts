@@ -80,7 +80,12 @@ describe('solver pool', function () {
     expect(timers.waits()).to.have.length(1);
     expect(timers.waits()[0]).to.be.greaterThan(2000);
     timers.fireAll();
-    expect(await outcome).to.deep.equal({ kind: 'lost', reason: 'the solver passed its deadline and was stopped', incumbent: [[0, 0, 'hang']] });
+    expect(await outcome).to.deep.equal({
+      kind: 'lost',
+      reason: 'the solver passed its deadline and was stopped',
+      incumbent: [[0, 0, 'hang']],
+      timedOut: true,
+    });
     expect(pool.stats()).to.deep.equal({ size: 1, busy: 0, queued: 0 });
     await pool.ready();
     expect((await pool.run(job('ok'))).kind).to.equal('done');
@@ -136,16 +141,21 @@ describe('solver pool', function () {
       volunteers: [volunteer('a', 'k', 8), volunteer('b', 'k', 8)],
       unassigned_shifts: [shift('s1', 8, 12, { k: 1 }), shift('s2', 10, 14, { k: 1 })],
     };
-    const lost = { run: () => Promise.resolve({ kind: 'lost' as const, reason: 'injected' }) };
-    const out = await scheduleProblem(
-      { problem: normalizeRequest(request as never), warnings: [], backend: 'highs', budget: Budget.forTimeLimit(1), diagnostics: { lpText: false } },
-      lost,
-      1,
-    );
+    const fallBack = (outcome: { kind: 'lost'; reason: string; timedOut?: true }): Promise<Awaited<ReturnType<typeof scheduleProblem>>> =>
+      scheduleProblem(
+        { problem: normalizeRequest(request as never), warnings: [], backend: 'highs', budget: Budget.forTimeLimit(1), diagnostics: { lpText: false } },
+        { run: () => Promise.resolve(outcome) },
+        1,
+      );
+    const out = await fallBack({ kind: 'lost', reason: 'injected' });
     const result = JSON.parse(toOrderedJson(out.result));
     expect(checkSchedule(request, result)).to.deep.equal([]);
     expect(result.unfilled_shifts).to.deep.equal([]);
     expect(out.status).to.equal('feasible');
     expect(out.subproblems[0]!.diagnostics.phases.at(-1)).to.include({ status: 'error', note: 'injected' });
+    // A failed worker is not the clock; one stopped at the deadline is.
+    expect(out.subproblems[0]!.diagnostics.time_limited).to.equal(false);
+    const late = await fallBack({ kind: 'lost', reason: 'the solver passed its deadline and was stopped', timedOut: true });
+    expect(late.subproblems[0]!.diagnostics.time_limited).to.equal(true);
   });
 });

@@ -135,6 +135,7 @@ export function highsBackend(highs: Highs): SolverBackend {
             try {
               if (req.start) h.setSolution({ colValue: req.start });
               const run = h.run(interrupts(highs, req, req.objective.sense === 'max'));
+              if (run.modelStatus === highs.constants.modelStatus.timeLimit) req.budget.ranOut();
               return outcome(highs, h, model, req, run.modelStatus, started);
             } finally {
               if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
@@ -187,6 +188,7 @@ export function highsBackend(highs: Highs): SolverBackend {
         solve(budget: Budget) {
           h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, budget.remainingS()) });
           const run = h.run(interrupts(highs, { budget }, false));
+          if (run.modelStatus === highs.constants.modelStatus.timeLimit) budget.ranOut();
           if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
           return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(h.getSolution().rowDual) };
         },

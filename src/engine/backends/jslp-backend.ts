@@ -95,12 +95,14 @@ export const jslpBackend: SolverBackend = {
           );
           const ms = performance.now() - started;
           if (outcome.kind === 'stopped') {
+            if (!outcome.cancelled) req.budget.ranOut();
             const why = outcome.cancelled ? 'the solve was cancelled' : 'its time was up inside one LP, which javascript-lp-solver cannot stop itself';
             return { status: 'timedout', objective: null, bound: null, gap: null, ms, message: `javascript-lp-solver was stopped: ${why}` };
           }
           if (outcome.kind === 'error') throw new Error(outcome.message);
           const result = outcome.result as JslpResult;
           const atLimit = ms >= limitMs * RAN_TO_LIMIT_SHARE;
+          if (atLimit) req.budget.ranOut();
           const none = { objective: null, bound: null, gap: null, ms };
           if (!result.feasible) return { status: STATUS_TABLE[atLimit ? 'no-solution-at-limit' : 'no-solution'], ...none };
           if (req.relaxation) return { status: STATUS_TABLE.relaxation, objective: result.result, bound: result.result, gap: null, ms };

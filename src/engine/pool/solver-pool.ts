@@ -154,8 +154,8 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
     else this.finish(slot, this.lost(job, `the solver failed: ${message.message.split('\n')[0]}`));
   }
 
-  private lost(job: Job, reason: string): SubproblemOutcome {
-    return { kind: 'lost', reason, ...(job.incumbent ? { incumbent: job.incumbent } : {}) };
+  private lost(job: Job, reason: string, timedOut = false): SubproblemOutcome {
+    return { kind: 'lost', reason, ...(job.incumbent ? { incumbent: job.incumbent } : {}), ...(timedOut ? { timedOut } : {}) };
   }
 
   /** Ends a job: its timers and abort listener go, and its promise resolves. */
@@ -192,12 +192,12 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
   }
 
   /** A worker died or was stopped: end its job with what it had, and start a new worker. */
-  private replace(slot: Slot, reason: string): void {
+  private replace(slot: Slot, reason: string, timedOut = false): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     const job = slot.job;
     slot.job = undefined;
-    if (job) this.settle(job, this.lost(job, reason));
+    if (job) this.settle(job, this.lost(job, reason, timedOut));
     if (this.closed) {
       this.slots.splice(index, 1);
       return;
@@ -217,7 +217,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       slot.job = job;
       const wait = Math.max(0, job.job.slice.deadline - Date.now()) + this.graceMs;
       job.timer = this.timers.set(() => {
-        this.replace(slot, 'the solver passed its deadline and was stopped');
+        this.replace(slot, 'the solver passed its deadline and was stopped', true);
       }, wait);
       slot.worker.postMessage({ type: 'solve', id: job.id, job: job.job, cancel: job.cancel });
     }

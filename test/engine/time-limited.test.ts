@@ -1,0 +1,107 @@
+// Whether the clock stopped any work (diagnostics.time_limited): the budget records every stop by
+// its deadline, shared with the budgets derived from it; a solve the clock stopped nowhere gives
+// the same body on every run, and one cut short says so.
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { festival } from '../../bench/generate.js';
+import { Budget } from '../../src/engine/budget.js';
+import { tinyRequests } from '../helpers/exhaustive.js';
+import { solve, type Json } from '../helpers/engine.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+
+/** A budget on a clock the test moves. */
+function clocked(deadline: number, cancelled = (): boolean => false): { budget: Budget; at: (t: number) => void } {
+  let now = 0;
+  return {
+    budget: new Budget(deadline, () => now, cancelled),
+    at: (t) => {
+      now = t;
+    },
+  };
+}
+
+/** The body without its diagnostics. */
+const body = (json: string): string => json.replace(/,"diagnostics":.*$/s, '');
+
+describe('engine: time_limited (whether the clock stopped any work)', function () {
+  this.timeout(120_000);
+
+  describe('Budget', () => {
+    it('records a stop only when a check finds the deadline passed', () => {
+      const { budget, at } = clocked(1000);
+      expect(budget.expired()).to.equal(false);
+      expect(budget.timeLimited()).to.equal(false);
+      at(1000);
+      expect(budget.pastDeadline()).to.equal(true);
+      expect(budget.timeLimited(), 'a report after the work is not a stop').to.equal(false);
+      expect(budget.expired()).to.equal(true);
+      expect(budget.timeLimited()).to.equal(true);
+    });
+
+    it('shares the record with every budget derived from it', () => {
+      const { budget, at } = clocked(1000);
+      const phase = budget.share(0.3);
+      const explain = budget.atLeast(50);
+      expect(phase.deadline).to.equal(300);
+      at(300);
+      expect(budget.expired()).to.equal(false);
+      expect(budget.timeLimited()).to.equal(false);
+      expect(phase.expired()).to.equal(true);
+      expect(budget.timeLimited(), 'a phase cut at its share counts for the whole budget').to.equal(true);
+      expect(explain.timeLimited()).to.equal(true);
+      // A budget built afresh has its own record.
+      expect(clocked(1000).budget.timeLimited()).to.equal(false);
+    });
+
+    it('records a step left out for want of time, and a solver that ran into its own limit', () => {
+      const a = clocked(1000);
+      expect(a.budget.tooShort(0.5)).to.equal(false);
+      expect(a.budget.timeLimited()).to.equal(false);
+      a.at(990);
+      expect(a.budget.tooShort(0.02)).to.equal(true);
+      expect(a.budget.timeLimited()).to.equal(true);
+      const b = clocked(1000);
+      b.budget.share(0.5).ranOut();
+      expect(b.budget.timeLimited()).to.equal(true);
+    });
+
+    it('does not count a cancellation as a stop by the clock', () => {
+      let cancelled = false;
+      const { budget, at } = clocked(1000, () => cancelled);
+      cancelled = true;
+      expect(budget.expired()).to.equal(true);
+      at(2000);
+      expect(budget.expired()).to.equal(true);
+      expect(budget.tooShort(1)).to.equal(true);
+      budget.ranOut();
+      expect(budget.timeLimited()).to.equal(false);
+    });
+  });
+
+  it('random tiny instances: never time-limited, and the same body on a second solve', async () => {
+    await fc.assert(
+      fc.asyncProperty(tinyRequests(8, 8, { rules: true }), async (request) => {
+        const a = await solve(request, { debug: 'true' });
+        const b = await solve(request, { debug: 'true' });
+        expect(a.result.diagnostics.time_limited).to.equal(false);
+        expect(a.result.diagnostics.subproblems.map((s: Json) => s.time_limited)).to.not.include(true);
+        expect(body(a.json)).to.equal(body(b.json));
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('says so when the time limit cuts the solve short, on the subproblems it cut', async () => {
+    // Demand far above supply: coverage alone has seconds of work in each group.
+    const request: Json = festival({ seed: 5, volunteers: 150, shifts: 400, days: 3, groups: 4, demand: 1.5, caps: [8, 10, 12, 16] });
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 1 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const subs = result.diagnostics.subproblems as Json[];
+    expect(result.diagnostics.time_limited).to.equal(true);
+    expect(subs.some((s) => s.time_limited === true)).to.equal(true);
+    // A subproblem the clock cut has a step that shows it: out of time, or unproven.
+    for (const s of subs.filter((x) => x.time_limited === true)) {
+      expect(s.phases.some((ph: Json) => ph.status === 'timedout') || s.status === 'feasible', s.group).to.equal(true);
+    }
+  });
+});
