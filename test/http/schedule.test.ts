@@ -103,6 +103,9 @@ describe('POST /api/schedule', function () {
     const d = res.body.diagnostics;
     expect(d.backend).to.equal('highs');
     expect(d.status).to.be.oneOf(['optimal', 'feasible']);
+    // A small request: every step ends on its own, long before its share of the 10 s.
+    expect(d.time_limited).to.equal(false);
+    expect(d.subproblems.map((s: Json) => s.time_limited)).to.deep.equal([false, false]);
     expect(d.subproblems.map((s: Json) => s.group)).to.have.members(['kitchen', 'bar']);
     expect(d.subproblems[0].phases[0].name).to.equal('greedy');
     expect(Object.keys(d.timings)).to.deep.equal(['parse_ms', 'build_ms', 'solve_ms', 'explain_ms']);
