@@ -185,7 +185,7 @@ const selection = { only: values.only, curtois: values.curtois, noCurtois: value
 const jobs = [...jobs21(selection), ...(values['no-families'] ? [] : [...jobsRules(selection), ...jobsWishes(selection)])];
 const others = [...(solvers.has('cbc') ? [{ name: 'CBC', limit: cbcLimit }] : []), ...(solvers.has('cpsat') ? [{ name: 'CP-SAT', limit: cpsatLimit }] : [])];
 console.log(
-  `Ours: time limit ${ourLimit} s, first solve in a fresh process. ${others.map((o) => `${o.name}: ${o.limit} s`).join(', ')} per instance on the same models.${fromOurs ? ' CP-SAT starts from our schedule.' : ''}\n`,
+  `Ours: time limit ${ourLimit} s, first solve in a fresh process ("(clock)": the time limit stopped some of its work, diagnostics.time_limited). ${others.map((o) => `${o.name}: ${o.limit} s`).join(', ')} per instance on the same models.${fromOurs ? ' CP-SAT starts from our schedule.' : ''}\n`,
 );
 const block = (who: string): string => `${who}: time | filled | bound | staffed | wishes | sum sq. | its bound | peak`;
 console.log(`| instance | ${[block('ours'), ...others.map((o) => block(o.name))].join(' | ')} | coverage |`);
@@ -224,7 +224,7 @@ for (const job of jobs) {
             .filter((t) => !('error' in t.f) && t.f.filled === best)
             .map((t) => t.name)
             .join(', ')} more`;
-  const ours = `${o ? (o.wall_ms / 1000).toFixed(2) : '?'} s | ${cell(o?.filled)} | ${cell(o?.bound)} | ${cell(o?.fully_staffed)} | ${wishCell(o?.wishes)} | ${cell(o?.sum_squared_hours)} | ${cell(o?.sum_squares_bound)} | ${cell(o?.peak_mb)} MB`;
+  const ours = `${o ? (o.wall_ms / 1000).toFixed(2) : '?'} s${o?.time_limited ? ' (clock)' : ''} | ${cell(o?.filled)} | ${cell(o?.bound)} | ${cell(o?.fully_staffed)} | ${wishCell(o?.wishes)} | ${cell(o?.sum_squared_hours)} | ${cell(o?.sum_squares_bound)} | ${cell(o?.peak_mb)} MB`;
   console.log(`| ${job.name} | ${[ours, ...theirs.map((t) => theirCells(t.f))].join(' | ')} | ${verdict}${theirs.map((t) => remarks(t.name, t.f)).join('')} |`);
 }
 rmSync(scratch, { recursive: true, force: true });
