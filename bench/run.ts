@@ -45,10 +45,13 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 /**
  * Marks on the warm solve: "clock" where the time limit stopped some work (the answers may then
  * differ), "differs" where they did; answers that differ while the clock stopped nothing would
- * be a fault, and say so.
+ * be a fault, and say so (a checkout that does not report time_limited: "differs" alone).
  */
-const sameness = (r: Figures): string =>
-  r.same ? (r.time_limited ? ' (clock)' : '') : r.time_limited === false ? ' (differs, though the clock stopped nothing)' : ' (differs; clock)';
+const sameness = (r: Figures): string => {
+  if (r.same) return r.time_limited ? ' (clock)' : '';
+  if (r.time_limited === null) return ' (differs)';
+  return r.time_limited ? ' (differs; clock)' : ' (differs, though the clock stopped nothing)';
+};
 const checker = (r: Figures): string => (r.checker === null ? 'n/a' : r.checker === 0 ? 'ok' : `${r.checker} problems`);
 
 type Column = readonly [header: string, align: string, cell: (r: Figures) => string];
