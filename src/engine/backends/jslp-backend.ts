@@ -95,7 +95,8 @@ export const jslpBackend: SolverBackend = {
           );
           const ms = performance.now() - started;
           if (outcome.kind === 'stopped') {
-            if (!outcome.cancelled) req.budget.ranOut();
+            // Stopped by a cancel, this records nothing (Budget.ranOut).
+            req.budget.ranOut();
             const why = outcome.cancelled ? 'the solve was cancelled' : 'its time was up inside one LP, which javascript-lp-solver cannot stop itself';
             return { status: 'timedout', objective: null, bound: null, gap: null, ms, message: `javascript-lp-solver was stopped: ${why}` };
           }
