@@ -21,11 +21,12 @@
 // --cpsat-limit <s> (per instance, default 300 each), --time-limit <s> (ours, default 10),
 // --json <file> (the raw figures), --start ours (CP-SAT starts from our engine's schedule, as
 // bench/solve-one.ts --roster writes it, instead of the greedy fill: asked to improve on ours;
-// CBC's LP text carries no start).
+// CBC's LP text carries no start), --file <request.json> (repeatable: those requests alone, named
+// by their file, instead of the benchmark instances).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { ScheduleRequest } from '../src/types/schema-types.js';
@@ -40,6 +41,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const { values } = parseArgs({
   options: {
     only: { type: 'string' },
+    file: { type: 'string', multiple: true },
     curtois: { type: 'string' },
     'no-curtois': { type: 'boolean' },
     'no-families': { type: 'boolean' },
@@ -182,7 +184,9 @@ if (solvers.has('cbc')) ensureCbc();
 if (solvers.has('cpsat') && !ensureOrTools()) process.exit(1);
 const selection = { only: values.only, curtois: values.curtois, noCurtois: values['no-curtois'] };
 // The 2.1 families and Curtois, then (unless --no-families) the 2.2 rule and wish families.
-const jobs = [...jobs21(selection), ...(values['no-families'] ? [] : [...jobsRules(selection), ...jobsWishes(selection)])];
+// --file: request files (an instance this project has never seen), alone.
+const files = (values.file ?? []).map((arg) => ({ name: basename(arg, '.json'), arg: resolve(arg) }));
+const jobs = files.length > 0 ? files : [...jobs21(selection), ...(values['no-families'] ? [] : [...jobsRules(selection), ...jobsWishes(selection)])];
 const others = [...(solvers.has('cbc') ? [{ name: 'CBC', limit: cbcLimit }] : []), ...(solvers.has('cpsat') ? [{ name: 'CP-SAT', limit: cpsatLimit }] : [])];
 console.log(
   `Ours: time limit ${ourLimit} s, first solve in a fresh process ("(clock)": the time limit stopped some of its work, diagnostics.time_limited). ${others.map((o) => `${o.name}: ${o.limit} s`).join(', ')} per instance on the same models.${fromOurs ? ' CP-SAT starts from our schedule.' : ''}\n`,

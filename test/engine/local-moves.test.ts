@@ -245,6 +245,28 @@ describe('engine: coverage trades in the local search', () => {
     expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0 });
   });
 
+  it('searches again, in a later pass, the slots a chain found later has opened', () => {
+    // Chains of one hand-over (maxDepth 1), slots in start order. s0 (only b, who holds the
+    // overlapping sx) comes first and fails: sx's other taker c holds s9, which overlaps it. s1
+    // (only c) is filled last, by c giving s9 to e; c can then take sx, and the next pass fills
+    // s0 with a short chain.
+    const request = {
+      volunteers: [
+        { ...volunteer('b', 'B', 40), additional_groups: ['X'] },
+        { ...volunteer('c', 'C', 40), additional_groups: ['X', 'C1'] },
+        volunteer('e', 'C', 40),
+      ],
+      unassigned_shifts: [shift('s0', 6, 9, { B: 1 }), shift('sx', 8, 11, { X: 1 }), shift('s9', 10, 13, { C: 1 }), shift('s1', 12, 14, { C1: 1 })],
+    };
+    const { p, x } = crafted(request, [
+      ['b', 'sx'],
+      ['c', 's9'],
+    ]);
+    const after = improveCoverage(p, x, budget(), 1);
+    expect(checkAssignment(p, after)).to.equal(undefined);
+    expect(measured(p, after).filled).to.deep.equal({ s0: 1, sx: 1, s9: 1, s1: 1 });
+  });
+
   it('never gives up a shift of a higher priority than both it takes', () => {
     const request = {
       volunteers: [volunteer('a', 'k', 4)],
