@@ -241,6 +241,14 @@ type LevelMipRequest = Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stal
 export interface ObjectiveLevel {
   /** For a coverage level of several priority classes: the class, which diagnostics name. */
   priority?: number;
+  /**
+   * Its LP relaxation runs in a session of LPs alone (LevelRunner.lpSessionFor), so it starts
+   * from the optimal basis of the LP of the level before, on the same model (the coverage levels
+   * of several priority classes: the next class's objective, one more held row). The level's own
+   * session runs MIPs too, after which HiGHS starts an LP over. Measured on a scarce roster with
+   * the rules (150 x 300, one joined subproblem): the third class's LP in 0.33 s instead of 1.1-1.6 s.
+   */
+  warmLp?: boolean;
   lpPhase: PhaseName;
   mipPhase: PhaseName;
   /** Share of the time left for this level's MIP. */
@@ -389,7 +397,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
   let allProven = true;
   return classes.map((priority, k) => ({
     ...maximizeCount,
-    ...(single ? {} : { priority }),
+    ...(single ? {} : { priority, warmLp: true }),
     lpPhase: 'coverage_lp',
     mipPhase: 'coverage',
     rinsPhase: 'coverage_rins',
@@ -857,6 +865,8 @@ class LevelRunner {
   private wishSession: SolverSession | undefined;
   /** The session on the model without wishes, for coverage and staffing of a subproblem with wishes. */
   private baseSession: SolverSession | undefined;
+  /** The session of the LPs of the levels that ask for it (ObjectiveLevel.warmLp), and the model it is on. */
+  private lpSession: { session: SolverSession; on: LevelRunner['on'] } | undefined;
   /** Where the level running solves: the full model, the coverage model, the model without wishes or the wishes' model. */
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
@@ -873,6 +883,7 @@ class LevelRunner {
     this.coverSession?.dispose();
     this.wishSession?.dispose();
     this.baseSession?.dispose();
+    this.lpSession?.session.dispose();
   }
 
   /** The full model's values (costs, a start) as the model of the level running reads them. */
@@ -914,6 +925,11 @@ class LevelRunner {
   private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
+    // The LPs' own session serves the levels that ask for it, which come first: its memory goes once they are done.
+    if (!level.warmLp && this.lpSession) {
+      this.lpSession.session.dispose();
+      this.lpSession = undefined;
+    }
     this.on =
       s.f.cover !== undefined && level.coverHoldRow !== undefined
         ? 'cover'
@@ -963,7 +979,7 @@ class LevelRunner {
       }
     }
     if (!proven) {
-      const lp = this.phase(level.lpPhase, { objective, rowBounds, absGap: 0, relGap: 0, relaxation: true }, LP_SHARE);
+      const lp = this.phase(level.lpPhase, { objective, rowBounds, absGap: 0, relGap: 0, relaxation: true }, LP_SHARE, level.warmLp ? this.lpSessionFor() : undefined);
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
       proven = level.proven(level.value(s, s.values), bound);
       lpFinished = lp?.status === 'optimal';
@@ -1266,6 +1282,15 @@ class LevelRunner {
     }
   }
 
+  /** The session of LPs alone on the model of the level running (ObjectiveLevel.warmLp); opened on first use, again when the model changes. */
+  private lpSessionFor(): { session: SolverSession } {
+    if (this.lpSession?.on !== this.on) {
+      this.lpSession?.session.dispose();
+      this.lpSession = { session: this.backend.open(this.modelOn()), on: this.on };
+    }
+    return this.lpSession;
+  }
+
   /** The session on the model of the level running (opened on first use). */
   private sessionFor(): SolverSession {
     const { f } = this.s;
@@ -1286,7 +1311,7 @@ class LevelRunner {
     name: PhaseName,
     request: Omit<PhaseRequest, 'budget' | 'start'>,
     share: number,
-    own?: { session: SolverSession; text: string; start?: Float64Array },
+    own?: { session: SolverSession; text?: string; start?: Float64Array },
   ): PhaseOutcome | undefined {
     const { s } = this;
     if (s.budget.cancelled()) {
