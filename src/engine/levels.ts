@@ -979,7 +979,12 @@ class LevelRunner {
       }
     }
     if (!proven) {
-      const lp = this.phase(level.lpPhase, { objective, rowBounds, absGap: 0, relGap: 0, relaxation: true }, LP_SHARE, level.warmLp ? this.lpSessionFor() : undefined);
+      const lp = this.phase(
+        level.lpPhase,
+        { objective, rowBounds, absGap: 0, relGap: 0, relaxation: true },
+        LP_SHARE,
+        level.warmLp ? this.lpSessionFor() : undefined,
+      );
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
       proven = level.proven(level.value(s, s.values), bound);
       lpFinished = lp?.status === 'optimal';
