@@ -142,11 +142,12 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
     const why = backend ? `${p.candShift.length} candidate pairs exceed the MIP limit of ${maxPairs}` : 'no solver backend';
     // Without the MIP levels, fairness's local search still keeps previous assignments and every wish as met.
     const t = solving.now();
-    x = improveFairness(p, x, solving, wishesToKeep(softGoals(p)));
+    // Completed as the levels complete a local search's schedule (levels.ts adopt).
+    x = greedyFill(p, improveFairness(p, x, solving, wishesToKeep(softGoals(p))));
     report(x, 'balance', upper);
-    const fairness = fairnessWithoutModel(run, x, filled, backend, solving, { ms: solving.now() - t, text: `${why}: local search only` });
+    const fairness = fairnessWithoutModel(run, x, sum(x), backend, solving, { ms: solving.now() - t, text: `${why}: local search only` });
     if (fairness.x !== x) report(fairness.x, 'fairness_kicks', upper);
-    return finish(run, { x: fairness.x, filled, fillBound: upper, levels: [fairness.level] }, false);
+    return finish(run, { x: fairness.x, filled: sum(fairness.x), fillBound: upper, levels: [fairness.level] }, false);
   }
 
   // The MIP levels, on a model whose fairness breakpoints are placed around the current loads.
@@ -208,7 +209,7 @@ function fairnessWithoutModel(
   if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { goals, alone: value });
   // Without a backend (a lost worker's fallback) the greedy fill and the local search are all.
   if (backend && !fairnessLevel.proven(value, bound)) {
-    x = kickPhase(p, x, budget, phases, bound, valueOf, wishesToKeep(goals));
+    x = greedyFill(p, kickPhase(p, x, budget, phases, bound, valueOf, wishesToKeep(goals)));
     value = valueOf(x);
   }
   return { x, level: levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) };
