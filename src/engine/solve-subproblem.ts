@@ -209,8 +209,12 @@ function fairnessWithoutModel(
   if (backend && !fairnessLevel.proven(value, bound)) bound = sharpenByPacking(p, f, x, backend, budget, phases, bound, { goals, alone: value });
   // Without a backend (a lost worker's fallback) the greedy fill and the local search are all.
   if (backend && !fairnessLevel.proven(value, bound)) {
-    x = greedyFill(p, kickPhase(p, x, budget, phases, bound, valueOf, wishesToKeep(goals)));
-    value = valueOf(x);
+    const kicked = kickPhase(p, x, budget, phases, bound, valueOf, wishesToKeep(goals));
+    // Completed as the levels complete a local search's schedule (levels.ts adopt); the same `x` when the kicks found nothing.
+    if (kicked !== x) {
+      x = greedyFill(p, kicked);
+      value = valueOf(x);
+    }
   }
   return { x, level: levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) };
 }
