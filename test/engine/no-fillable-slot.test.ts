@@ -5,7 +5,6 @@
 // a different point in each run.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import type { SolverBackend } from '../../src/engine/backends/backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { prepare } from '../../src/engine/candidates.js';
@@ -14,6 +13,7 @@ import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
+import { highsOnce } from '../helpers/engine.js';
 import { tinyRequests } from '../helpers/exhaustive.js';
 
 /** A budget of `ms` on a clock that moves `step` ms at every reading. */
@@ -25,9 +25,7 @@ function ticking(ms: number, step: number): Budget {
 describe('engine: no slot left open that a volunteer could take', function () {
   this.timeout(300_000);
   let highs: SolverBackend;
-  before(async () => {
-    highs = highsBackend(await loadHighs());
-  });
+  before(async () => (highs = await highsOnce()));
 
   it('on random tiny requests with the rules and wishes, whenever the clock stops the levels', () => {
     fc.assert(

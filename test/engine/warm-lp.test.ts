@@ -6,12 +6,12 @@
 import { expect } from 'chai';
 import type { MipModel } from '../../src/engine/mip-model.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend, SolverSession } from '../../src/engine/backends/backend.js';
-import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
+import { highsOnce } from '../helpers/engine.js';
 
 interface Opened {
   model: MipModel;
@@ -62,7 +62,7 @@ describe('engine: the LPs of the priority classes start from the class before', 
     });
     const subs = decompose(normalizeRequest(request));
     const sub = subs.reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
-    const highs = highsBackend(await loadHighs());
+    const highs = await highsOnce();
     const { backend, sessions, calls } = spy(highs);
     const result = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
 

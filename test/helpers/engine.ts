@@ -15,6 +15,11 @@ function loaded(): Promise<Record<'highs' | 'jslp', SolverBackend>> {
   return backends;
 }
 
+/** The HiGHS backend of this thread, loaded once for every test that asks. */
+export async function highsOnce(): Promise<SolverBackend> {
+  return (await loaded()).highs;
+}
+
 /** A scheduler solving in this thread with both backends. */
 export async function inProcess(): Promise<Scheduler> {
   return inProcessScheduler(await loaded());
