@@ -2,7 +2,8 @@
 // alone (ObjectiveLevel.warmLp, LevelRunner.lpSessionFor): each class's LP then starts from the
 // basis of the class before's, on the same model. A spy around HiGHS checks that every class's LP
 // goes there, that the session runs nothing but LPs and is gone before the levels after coverage,
-// and that each LP's optimum is the one a fresh session finds.
+// that every LP after the first asks for the primal simplex method (from the last optimum), and
+// that each LP's optimum is the one a fresh session finds by HiGHS's default method.
 import { expect } from 'chai';
 import type { MipModel } from '../../src/engine/mip-model.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend, SolverSession } from '../../src/engine/backends/backend.js';
@@ -74,6 +75,8 @@ describe('engine: the LPs of the priority classes start from the class before', 
     const mine = sessions[lpOnly]!;
     // Diagnostics round objectives to 4 decimals.
     mine.outcomes.forEach((o, k) => expect(o.objective).to.be.closeTo(lpPhases[k]!.objective!, 1e-4));
+    // The first from nothing (HiGHS's default), each later one by the primal simplex method from the last optimum.
+    expect(mine.requests.map((r) => r.primal === true)).to.deep.equal(mine.requests.map((_, k) => k > 0));
     // Gone before any later level's call: every call after its disposal is on another session.
     expect(mine.disposedAfter).to.be.greaterThan(0);
     expect(calls.slice(mine.disposedAfter).every((c) => c.session !== lpOnly)).to.equal(true);
@@ -83,7 +86,7 @@ describe('engine: the LPs of the priority classes start from the class before', 
     mine.requests.forEach((req, k) => {
       const fresh = highs.open(mine.model);
       try {
-        const cold = fresh.solve({ ...req, budget: Budget.forTimeLimit(60) });
+        const cold = fresh.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });
         expect(cold.status).to.equal('optimal');
         expect(cold.objective).to.be.closeTo(mine.outcomes[k]!.objective!, 1e-6);
       } finally {
