@@ -251,7 +251,7 @@ export interface ObjectiveLevel {
    * from that optimum (without presolve): it stays feasible (the class before is held at the
    * schedule's value, which its LP optimum meets), only the objective is new, and HiGHS's
    * default, the dual simplex method, started over. On that roster (a second machine, runs of
-   * this session): the third class's LP 0.21-0.24 s instead of 0.64-0.78 s, the fourth's
+   * this session): the third class's LP 0.20-0.25 s instead of 0.65-0.78 s, the fourth's
    * 0.46-0.57 s instead of 0.68-1.02 s, the fifth's 0.70-0.97 s where it had run out of its share
    * at 1.27-1.55 s (and took 1.98 s at a 90 s limit).
    */
