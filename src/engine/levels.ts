@@ -249,11 +249,11 @@ export interface ObjectiveLevel {
    * the rules (150 x 300, one joined subproblem): the third class's LP in 0.33 s instead of 1.1-1.6 s.
    * Once the session has solved an LP to its optimum, the next runs by the primal simplex method
    * from that optimum (without presolve): it stays feasible (the class before is held at the
-   * schedule's value, which its LP optimum meets), only the objective is new, and HiGHS's
-   * default, the dual simplex method, started over. On that roster (a second machine, runs of
-   * this session): the third class's LP 0.20-0.25 s instead of 0.65-0.78 s, the fourth's
-   * 0.46-0.57 s instead of 0.68-1.02 s, the fifth's 0.70-0.97 s where it had run out of its share
-   * at 1.27-1.55 s (and took 1.98 s at a 90 s limit).
+   * schedule's value, which its LP optimum meets) and only the objective is new, where HiGHS's
+   * default, the dual simplex method, took about three times as long from the same basis. On
+   * that roster (a second machine): the third class's LP 0.20-0.25 s instead of 0.65-0.78 s, the
+   * fourth's 0.46-0.57 s instead of 0.68-1.02 s, the fifth's 0.70-0.97 s where it had run out of
+   * its share at 1.27-1.55 s (and took 1.98 s at a 90 s limit).
    */
   warmLp?: boolean;
   lpPhase: PhaseName;
