@@ -263,11 +263,15 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     expect(bySlot.bound, JSON.stringify({ bySlot: bySlot.bound, byKind: withRest.bound })).to.be.greaterThan(withRest.bound * 1.003);
     expect(bySlot.bound).to.be.at.most(squares + chordSlack(p, f) + 1e-6);
     // The engine ran both (no fairness LP on this joined subproblem), the level at the higher.
+    // Whether each converged within the engine's share of the time depends on the machine
+    // ('feasible': stopped before it converged, its bound still valid): on a 2.5 GHz Xeon the one
+    // by slot did not, on the machines before it did. What converged is checked above, unhurried.
     const [diag] = result.diagnostics.subproblems as Sub[];
     const packed = diag!.phases.filter((ph) => ph.name === 'fairness_bound');
-    expect(packed.map((ph) => ph.status)).to.deep.equal(['optimal', 'optimal']);
-    expect(diag!.levels!.find((l) => l.name === 'fairness')!.bound).to.equal(packed[1]!.bound);
-    expect(packed[1]!.bound).to.be.greaterThan(packed[0]!.bound!);
+    expect(packed).to.have.length(2);
+    for (const ph of packed) expect(ph.status).to.be.oneOf(['optimal', 'feasible']);
+    expect(diag!.levels!.find((l) => l.name === 'fairness')!.bound).to.equal(Math.max(packed[0]!.bound!, packed[1]!.bound!));
+    if (packed[1]!.status === 'optimal') expect(packed[1]!.bound).to.be.greaterThan(packed[0]!.bound!);
   });
 
   it('bounds fairness where no model is built (over the MIP limit, or no backend): 6, 3 and 2 hours proven without an LP or MIP', () => {
