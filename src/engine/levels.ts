@@ -735,9 +735,10 @@ export const fairnessLevel: ObjectiveLevel = {
  * the schedule's values. Where no LP or MIP of the level follows (`o.alone`: the schedule's
  * value) it may use LOCAL_PACKING_SHARE, and when the schedule is still
  * more than FAIRNESS_LNS_GAP above the bound, the packing bound by slot follows (a second
- * fairness_bound): measured on rules-festival-400x300, 26,374 by kind, 26,487 by slot (12 rounds,
- * 1.1-1.3 s); on the plain festivals, whose volunteers of a group can all take the same shifts, by
- * slot gave the same bounds in 3-25 times the rounds.
+ * fairness_bound, staffing held too): measured on rules-festival-400x300, 26,374 by kind, 26,487
+ * by slot (12 rounds, 1.1-1.3 s), 26,562 with staffing held; on the plain festivals, whose
+ * volunteers of a group can all take the same shifts, by slot gave the same bounds in 3-25 times
+ * the rounds.
  */
 export function sharpenByPacking(
   p: Prepared,
@@ -754,10 +755,11 @@ export function sharpenByPacking(
     if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
     const t = budget.now();
     const share = alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE;
-    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot, wishes: o.goals });
+    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot, wishes: o.goals, staffing: true });
     if (!packed) break;
     const kinds = bySlot ? `${packed.kinds} slot kinds of shifts` : `${packed.kinds} kinds of slot`;
-    const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
+    const staffed = packed.staffing ? `, ${packed.staffing.held} of ${packed.staffing.kinds} slot kinds fully staffed held` : '';
+    const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}${staffed}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
     note(
       phases,
       'fairness_bound',

@@ -12,13 +12,16 @@
 // knapsack over counts per slot kind that ignores overlaps. Every round gives a valid Lagrangian
 // lower bound from the LP's duals, so the bound holds wherever the rounds stop. On the timeline a
 // shift follows only the ones that end the volunteer's rest before it starts (the spacing rule);
-// daily limits and staffing are ignored. On the festival benchmarks it proves schedules optimal
+// daily limits are ignored, and so is staffing but by slot (below). On the festival benchmarks it proves schedules optimal
 // that water-filling left 1% off; the rest raised rules-festival-400x300's bound by 1.6%
 // (BENCHMARKS.md). Where no model is built (over the MIP limit) it is fairness's only bound. With
 // `bySlot` the rows are each shift's slot kinds instead of kinds of slot summed over shifts: the
 // LP over configurations of the assignment itself, tighter where volunteers differ in which
 // shifts they can take, in more rounds (levels.ts runs it only where no fairness LP follows).
-// With `wishes` the LP holds the wishes fairness holds, at the schedule's own values.
+// With `wishes` the LP holds the wishes fairness holds, at the schedule's own values. With
+// `staffing` (by slot), it holds staffing at the schedule's count of fully staffed slot kinds, as
+// staffing's LP relaxation: where slots stay empty, a schedule cannot leave them anywhere it likes
+// (rules-festival-400x300, 6 of 824 empty: 26,487 -> 26,562).
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
 import type { Prepared } from './candidates.js';
@@ -85,6 +88,13 @@ export interface PackingLimits {
    * wishing volunteer is priced by counts.
    */
   wishes?: SoftGoals;
+  /**
+   * With `bySlot`: staffing held at the schedule's count of fully staffed slot kinds, relaxed as
+   * its LP relaxation (full_k in [0, 1], the slots taken of kind k at least full_k times its
+   * headcount, the full_k summing to at least that count). Without it a schedule may leave its
+   * empty slots anywhere; staffing held keeps them to few slot kinds, which concentrates hours.
+   */
+  staffing?: boolean;
 }
 
 export interface PackingOutcome {
@@ -99,6 +109,8 @@ export interface PackingOutcome {
   kinds: number;
   /** Column generation converged: the bound is the LP over configurations. */
   converged: boolean;
+  /** With PackingLimits.staffing (by slot): the slot kinds fully staffed that the LP holds, of those that can be. */
+  staffing?: { held: number; kinds: number };
 }
 
 interface VolunteerKind {
@@ -285,13 +297,37 @@ export function packingBound(
   const wishRows = wishesPriced ? wishNames : [];
   const W = wishRows.length;
   if (types.length === 0) return undefined;
+  // Staffing (bySlot: kind k is shift k's slot kind): the kinds that can be fully staffed, as the
+  // model's full_s (a headcount above the locks, and at least as many candidates), their
+  // headcounts, and how many the schedule staffs fully.
+  const staffed: number[] = [];
+  const staffedDemand: number[] = [];
+  const staffRowOf = new Int32Array(K).fill(-1);
+  let staffedHeld = 0;
+  if (limits.bySlot && limits.staffing) {
+    const taken = new Int32Array(sub.shifts.length);
+    for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) taken[p.candShift[pair]!]!++;
+    sub.shifts.forEach((_, i) => {
+      const k = kindOfShift[i]!;
+      if (k < 0 || p.demand[i]! === 0 || p.byShift[i]!.length < p.demand[i]!) return;
+      staffRowOf[k] = staffed.length;
+      staffed.push(k);
+      staffedDemand.push(p.demand[i]!);
+      if (taken[i]! >= p.demand[i]!) staffedHeld++;
+    });
+  }
+  // One row per such kind (slots taken - headcount x full_k >= 0) and one for their count, where any is held.
+  const S = staffedHeld > 0 ? staffed.length : 0;
 
   // Rows: slot kinds (at most open), classes (at least filled), kinds of volunteer (exactly n),
   // then the wishes at the schedule's own counts (previous and preferred at least, avoided and
-  // short at most).
+  // short at most), then staffing (each kind's row, then the count: at least).
   const T = types.length;
-  const rowLower = new Float64Array(K + C + T + W);
-  const rowUpper = new Float64Array(K + C + T + W);
+  const staffBase = K + C + T + W;
+  const countRow = staffBase + S;
+  const R = staffBase + (S > 0 ? S + 1 : 0);
+  const rowLower = new Float64Array(R);
+  const rowUpper = new Float64Array(R).fill(Infinity);
   for (let k = 0; k < K; k++) {
     rowLower[k] = -Infinity;
     rowUpper[k] = kindOpen[k]!;
@@ -309,6 +345,7 @@ export function packingBound(
     rowLower[K + C + T + i] = atLeast(w) ? held![w] : -Infinity;
     rowUpper[K + C + T + i] = atLeast(w) ? Infinity : held![w] + (w === 'short' ? SHORT_EPS : 0);
   });
+  if (S > 0) rowLower[countRow] = staffedHeld;
   /** A configuration's coefficient in wish row `w`, for a volunteer of `type` with `units` new hours on the grid. */
   const wishCoef = (type: VolunteerKind, config: Configuration, units: number, w: WishRow): number =>
     w === 'short' ? (type.wisher ? shortAt(goals!, type.wisher.v, units * grid) : 0) : config.wish[WISH_INDEX[w]]!;
@@ -340,15 +377,32 @@ export function packingBound(
       rows.push(K + C + T + i);
       values.push(a);
     });
+    if (S > 0)
+      for (let k = 0; k < K; k++) {
+        if (config.counts[k]! === 0 || staffRowOf[k]! < 0) continue;
+        rows.push(staffBase + staffRowOf[k]!);
+        values.push(config.counts[k]!);
+      }
     seen.add(configKey(t, config));
     return { cost: piecesValue(type.breakpoints, type.lo + units * grid), rows, values };
   };
   const first: LpColumn[] = [];
   types.forEach((_, t) => first.push(column(t, { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) })));
   for (const [key, { type, config }] of incumbent) if (!seen.has(key)) first.push(column(type, config));
+  // full_k: no cost; at most 1 already, as its row allows no more (a kind's slots taken are at most its headcount).
+  for (let j = 0; j < S; j++) first.push({ cost: 0, rows: [staffBase + j, countRow], values: [-staffedDemand[j]!, 1] });
 
   const lp: ColumnLp = backend.columnLp(rowLower, rowUpper, first);
-  const outcome: PackingOutcome = { bound: -Infinity, lp: null, rounds: 0, columns: first.length, types: T, kinds: K, converged: false };
+  const outcome: PackingOutcome = {
+    bound: -Infinity,
+    lp: null,
+    rounds: 0,
+    columns: first.length,
+    types: T,
+    kinds: K,
+    converged: false,
+    ...(S > 0 ? { staffing: { held: staffedHeld, kinds: S } } : {}),
+  };
   let work = 0;
   try {
     while (outcome.rounds < limits.rounds && !budget.expired()) {
@@ -360,7 +414,11 @@ export function packingBound(
       // Duals of the right signs (<= 0 for at most, >= 0 for at least) keep the bound valid whatever the LP's accuracy.
       const kindDual = Float64Array.from({ length: K }, (_, k) => Math.min(0, dual[k]!));
       const classDual = Float64Array.from({ length: C }, (_, c) => Math.max(0, dual[K + c]!));
-      const worth = Float64Array.from({ length: K }, (_, k) => kindDual[k]! + classDual[kindClass[k]!]!);
+      const staffDual = Float64Array.from({ length: S }, (_, j) => Math.max(0, dual[staffBase + j]!));
+      const worth = Float64Array.from(
+        { length: K },
+        (_, k) => kindDual[k]! + classDual[kindClass[k]!]! + (staffRowOf[k]! >= 0 ? staffDual[staffRowOf[k]!]! : 0),
+      );
       const wishDual: Record<WishRow, number> = { previous: 0, avoided: 0, short: 0, preferred: 0 };
       let bound = 0;
       wishRows.forEach((w, i) => {
@@ -370,6 +428,12 @@ export function packingBound(
       const wished = W > 0 ? { goals: goals!, dual: wishDual, grid } : undefined;
       for (let k = 0; k < K; k++) bound += kindDual[k]! * kindOpen[k]!;
       for (let c = 0; c < C; c++) bound += classDual[c]! * filled[c]!;
+      if (S > 0) {
+        // The count's dual times what it holds, and each full_k at its best in [0, 1] (reduced cost headcount x z_k - w).
+        const countDual = Math.max(0, dual[countRow]!);
+        bound += countDual * staffedHeld;
+        for (let j = 0; j < S; j++) bound += Math.min(0, staffedDemand[j]! * staffDual[j]! - countDual);
+      }
       const added: LpColumn[] = [];
       for (let t = 0; t < T && work <= limits.work; t++) {
         const type = types[t]!;

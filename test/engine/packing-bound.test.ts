@@ -160,32 +160,43 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     expect(tighter, 'runs where the timeline (no overlaps) gave more than counts alone').to.be.greaterThan(0);
   });
 
-  it('with the rules (groups joined, priorities, availability, caps): never above the exhaustive optimum, from the engine’s own schedule', async () => {
+  it('with the rules (groups joined, priorities, availability, caps), by slot and with staffing held: never above the exhaustive optimum, from the engine’s own schedule', async () => {
     let priced = 0;
+    let staffedRows = 0;
     await fc.assert(
       fc.asyncProperty(tinyRequests(5, 5, { rules: true }), async (request) => {
         const best = bestLevels(request);
         const { result } = await solve(request);
-        // The engine proves coverage on instances this small: its schedule fills each class as the optimum does.
+        // The engine proves coverage on instances this small: its schedule fills each class as the
+        // optimum does, so the optimum is a schedule the bounds cover (staffing held at the engine's
+        // count, at most the optimum's).
         expect(filledByPriority(request, result)).to.deep.equal(best.filled);
         let total = 0;
         let slotTotal = 0;
+        let staffedTotal = 0;
         let chord = 0;
         for (const { p, x, f } of subproblemsOf(request, result)) {
           const bound = packingBound(p, f, x, highs, budget());
           if (!bound) continue;
           const bySlot = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity, bySlot: true });
+          const staffed = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity, bySlot: true, staffing: true });
           priced++;
           total += bound.bound;
           slotTotal += bySlot?.bound ?? 0;
+          staffedTotal += staffed?.bound ?? 0;
+          if (staffed?.staffing) staffedRows++;
           if (bound.converged && bySlot?.converged) expect(bySlot.bound).to.be.at.least(bound.bound - 1e-6);
+          // Staffing's rows only restrict the LP further.
+          if (bySlot?.converged && staffed?.converged) expect(staffed.bound).to.be.at.least(bySlot.bound - 1e-6);
           chord += chordSlack(p, f);
         }
         expect(total, JSON.stringify({ bound: total, best: best.squares, chord })).to.be.at.most(best.squares + chord + 1e-6);
         expect(slotTotal, JSON.stringify({ bySlot: slotTotal, best: best.squares, chord })).to.be.at.most(best.squares + chord + 1e-6);
+        expect(staffedTotal, JSON.stringify({ staffed: staffedTotal, best: best.squares, chord })).to.be.at.most(best.squares + chord + 1e-6);
       }),
       { numRuns: 60 },
     );
+    expect(staffedRows, 'subproblems whose LP held staffing').to.be.greaterThan(5);
     // The instances are random (unseeded): 28-42 of the subproblems were bounded in seven runs, so
     // more than 30 failed a CI run; more than 15 still shows the property is not vacuous. By slot
     // was never tighter than by kind on instances this small (six runs); the 400 x 300 rules
@@ -262,6 +273,15 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     expect(bySlot.converged).to.equal(true);
     expect(bySlot.bound, JSON.stringify({ bySlot: bySlot.bound, byKind: withRest.bound })).to.be.greaterThan(withRest.bound * 1.003);
     expect(bySlot.bound).to.be.at.most(squares + chordSlack(p, f) + 1e-6);
+    // Staffing held (6 of its 824 slots stay empty): the schedule cannot leave them wherever it
+    // likes, as the bound without it does (26,487 -> 26,562 when measured).
+    const staffed = packingBound(p, f, x, highs, budget(), { rounds: 200, work: Infinity, bySlot: true, staffing: true })!;
+    expect(staffed.converged).to.equal(true);
+    // It holds the staffing level's own value (the slot kinds the model's full_s count).
+    const staffingLevel = (result.diagnostics.subproblems as Sub[])[0]!.levels!.find((l) => l.name === 'staffing')!;
+    expect(staffed.staffing!.held).to.equal(staffingLevel.value);
+    expect(staffed.bound, JSON.stringify({ staffed: staffed.bound, bySlot: bySlot.bound })).to.be.greaterThan(bySlot.bound * 1.002);
+    expect(staffed.bound).to.be.at.most(squares + chordSlack(p, f) + 1e-6);
     // The engine ran both (no fairness LP on this joined subproblem), the level at the higher.
     // Whether each converged within the engine's share of the time depends on the machine
     // ('feasible': stopped before it converged, its bound still valid): on a 2.5 GHz Xeon the one
@@ -272,6 +292,27 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     for (const ph of packed) expect(ph.status).to.be.oneOf(['optimal', 'feasible']);
     expect(diag!.levels!.find((l) => l.name === 'fairness')!.bound).to.equal(Math.max(packed[0]!.bound!, packed[1]!.bound!));
     if (packed[1]!.status === 'optimal') expect(packed[1]!.bound).to.be.greaterThan(packed[0]!.bound!);
+  });
+
+  it('with staffing held, by slot: an empty slot cannot go where it suits fairness best (4 and 4 hours, not 1 and 1)', async () => {
+    // Two volunteers for two shifts at the same hour: "long" (4 h) needs two, "short" (1 h) three.
+    // Two slots are filled either way; staffing (level 2) puts both on "long", fully staffed.
+    const request = {
+      volunteers: [volunteer('a', 'k', 999), volunteer('b', 'k', 999)],
+      unassigned_shifts: [shift('long', 10, 14, { k: 2 }), shift('short', 10, 11, { k: 3 })],
+    };
+    const { result } = await solve(request);
+    expect(result.assigned_shifts).to.deep.equal({ long: ['a', 'b'] });
+    const [one] = subproblemsOf(request, result);
+    const { p, x, f } = one!;
+    const limits = { rounds: 200, work: Infinity, bySlot: true };
+    const free = packingBound(p, f, x, highs, budget(), limits)!;
+    const staffed = packingBound(p, f, x, highs, budget(), { ...limits, staffing: true })!;
+    // Without staffing the two slots go to "short": 1 + 1. Held ("long" is the one slot kind that
+    // can be fully staffed: "short" has three slots for two volunteers): 16 + 16, the schedule's.
+    expect([free.converged, free.bound, free.staffing]).to.deep.equal([true, 2, undefined]);
+    expect([staffed.converged, staffed.bound, staffed.staffing]).to.deep.equal([true, 32, { held: 1, kinds: 1 }]);
+    expect(result.summary.sum_squared_hours).to.equal(32);
   });
 
   it('bounds fairness where no model is built (over the MIP limit, or no backend): 6, 3 and 2 hours proven without an LP or MIP', () => {
