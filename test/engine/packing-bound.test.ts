@@ -27,6 +27,7 @@ interface Phase {
   name: string;
   status: string;
   bound: number | null;
+  note?: string;
 }
 interface Sub {
   levels?: Array<{ name: string; value: number; bound: number; proven: boolean }>;
@@ -292,6 +293,8 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     for (const ph of packed) expect(ph.status).to.be.oneOf(['optimal', 'feasible']);
     expect(diag!.levels!.find((l) => l.name === 'fairness')!.bound).to.equal(Math.max(packed[0]!.bound!, packed[1]!.bound!));
     if (packed[1]!.status === 'optimal') expect(packed[1]!.bound).to.be.greaterThan(packed[0]!.bound!);
+    // The one by slot holds staffing, and says so.
+    expect(packed[1]!.note).to.include(`${staffingLevel.value} of ${staffed.staffing!.kinds} slot kinds fully staffed held`);
   });
 
   it('with staffing held, by slot: an empty slot cannot go where it suits fairness best (4 and 4 hours, not 1 and 1)', async () => {
