@@ -772,6 +772,12 @@ export const KICK_ROUNDS = 50;
 export const KICK_IDLE_ROUNDS = 15;
 export const KICK_MOVES = 20;
 
+/** The caps of a kick phase: rounds at most, and rounds in a row without a better schedule. */
+export interface KickCaps {
+  rounds: number;
+  idle: number;
+}
+
 /**
  * Iterated local search for fairness, where no MIP follows the local search: each round kicks
  * the best schedule so far with KICK_MOVES random moves, then evens hours out again
@@ -782,21 +788,23 @@ export const KICK_MOVES = 20;
  * fewer slot kinds end fully staffed); each taker must fit the shift and, with `keep`, every wish
  * stays as met. Local search alone stops where no single transfer, swap or chain lowers the sum;
  * a kick lets it start from elsewhere. Seeded by the round: the same request, the same rounds.
- * Ends after KICK_ROUNDS rounds, KICK_IDLE_ROUNDS in a row without gain, once `enough` says the
- * best value needs no more, or when the budget is spent. Returns the best schedule and its value.
+ * Ends after KICK_ROUNDS rounds, KICK_IDLE_ROUNDS in a row without gain (or `o.caps`), once
+ * `enough` says the best value needs no more, or when the budget is spent. Returns the best
+ * schedule and its value.
  */
 export function kickFairness(
   p: Prepared,
   x: Uint8Array,
   budget: Budget,
   value: (x: Uint8Array) => number,
-  o: { keep?: KeepWishes; enough?: (value: number) => boolean } = {},
+  o: { keep?: KeepWishes; enough?: (value: number) => boolean; caps?: KickCaps } = {},
 ): { x: Uint8Array; value: number; rounds: number } {
   let best = x;
   let bestValue = value(x);
   let idle = 0;
   let rounds = 0;
-  while (rounds < KICK_ROUNDS && idle < KICK_IDLE_ROUNDS && !budget.expired() && !o.enough?.(bestValue)) {
+  const caps = o.caps ?? { rounds: KICK_ROUNDS, idle: KICK_IDLE_ROUNDS };
+  while (rounds < caps.rounds && idle < caps.idle && !budget.expired() && !o.enough?.(bestValue)) {
     const random = seededRandom((rounds + 1) * 0x9e3779b9);
     rounds++;
     const st = new LocalState(p, best);

@@ -1,6 +1,7 @@
 // Fairness's kicks (local-search.ts kickFairness, phase fairness_kicks): an iterated local search
 // where no fairness LP or MIP follows the local search (a joined subproblem past 4,000 pairs, a
-// model over the MIP limit or over fairness's column limit). Random tiny requests check what the
+// model over the MIP limit or over fairness's column limit), and, with fewer rounds, before the
+// fairness LP and MIP of a subproblem without wishes (levels.ts PRE_MIP_KICKS). Random tiny requests check what the
 // kicks must keep; the 400 x 300 rules festival shows what they gain.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -14,6 +15,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { generatedInstance } from '../../bench/generate.js';
 import { tinyRequests } from '../helpers/exhaustive.js';
+import { PRE_MIP_KICKS } from '../../src/engine/levels.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { solve } from '../helpers/engine.js';
 
@@ -45,7 +47,7 @@ function expectKept(p: Prepared, goals: SoftGoals, x: Uint8Array, kicked: Uint8A
   expect(shortfall(p, goals, kicked)).to.be.at.most(shortfall(p, goals, x) + 1e-6);
 }
 
-describe('engine: fairness kicks (iterated local search where no fairness MIP follows)', function () {
+describe('engine: fairness kicks (iterated local search where no fairness MIP follows, and briefly before one)', function () {
   this.timeout(120_000);
   const tiny = tinyRequests(8, 8, { rules: true, wishes: true });
 
@@ -76,6 +78,47 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('before the fairness LP and MIP, on a subproblem without wishes: festival-50x30’s “gate” is proven by a kick, the others go on to their MIPs from the schedule the kicks leave', async () => {
+    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+    type Level = { name: string; value: number; bound: number; proven: boolean };
+    type Sub = { group: string; phases: Phase[]; levels: Level[] };
+    const request = generatedInstance('festival-50x30')!.request;
+    const { result } = await solve(request, { debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const subs = result.diagnostics.subproblems as Sub[];
+    const names = (sub: Sub): string[] => sub.phases.map((p) => p.name).filter((n) => n === 'balance' || n.startsWith('fairness'));
+    const gate = subs.find((s) => s.group === 'gate')!;
+    // Local search stops at 730 against the packing bound 726; one round of kicks reaches it: no fairness LP or MIP.
+    expect(names(gate)).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks']);
+    const gateKicks = gate.phases.find((p) => p.name === 'fairness_kicks')!;
+    expect([gateKicks.status, gateKicks.note]).to.deep.equal(['optimal', '1 rounds of 20 random moves, each followed by the local search: -4']);
+    expect(gate.levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
+    for (const group of ['bar', 'stage']) {
+      const sub = subs.find((s) => s.group === group)!;
+      expect(names(sub), group).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_lp', 'fairness']);
+      // At most PRE_MIP_KICKS.rounds, ended by PRE_MIP_KICKS.idle rounds without gain here.
+      const rounds = Number(/^(\d+) rounds/.exec(sub.phases.find((p) => p.name === 'fairness_kicks')!.note!)![1]);
+      expect(rounds).to.be.within(PRE_MIP_KICKS.idle, PRE_MIP_KICKS.rounds);
+      expect(sub.levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
+    }
+    // CBC's proven optimum (BENCHMARKS.md): the kicks change the path, not the answer.
+    expect(result.summary.sum_squared_hours).to.equal(2860);
+  });
+
+  it('not before the fairness MIP where wishes are kept: wishes-festival-150x100 goes from its bound to its fairness LP', async () => {
+    type Phase = { name: string };
+    const { result } = await solve(generatedInstance('wishes-festival-150x100')!.request, { debug: 'true' });
+    const subs = result.diagnostics.subproblems as Array<{ phases: Phase[] }>;
+    let solved = 0;
+    for (const sub of subs) {
+      const names = sub.phases.map((p) => p.name);
+      if (!names.includes('fairness_lp')) continue;
+      solved++;
+      expect(names.slice(0, names.indexOf('fairness_lp'))).to.not.include('fairness_kicks');
+    }
+    expect(solved, 'subproblems whose fairness LP ran').to.be.greaterThan(0);
   });
 
   it('on the 400 x 300 rules festival (one joined subproblem, no LP or MIP of the whole) they lower the sum of squares the local search leaves, coverage and staffing kept, and the schedule passes the checker', async () => {
