@@ -652,10 +652,10 @@ export const KICK_SHARE = 0.5;
  * wishes: at most this many rounds, and this many in a row without gain. The MIP then starts from
  * a better schedule, or does not run. Measured at 10 s (three calls a side): festival-400x300 28,307
  * in 2.2-2.6 s before, 28,267 in 1.3-1.6 s with them; festival-locked-400x300 28,016 in 1.5-1.9 s,
- * 28,006 in 0.6-0.9 s; festival-2500x1200 76,335 -> 76,305 in the same time. With wishes kept, the
- * kicks move less and the MIPs after them did worse (wishes-festival-150x100 11,288 -> 11,290,
- * slower), so they stay out there. On the scarce festivals, whose groups run to the clock, the
- * answers stayed within what repeated calls give (BENCHMARKS.md, the tenth session).
+ * 28,006 in 0.6-0.9 s; festival-50x30's "gate" group proven by one round, with no MIP. With
+ * wishes kept, the kicks move less and the MIPs after them did worse (wishes-festival-150x100
+ * 11,288 -> 11,290, slower), so they stay out there. On the scarce festivals, whose groups run to
+ * the clock, the answers stayed within what repeated calls give (BENCHMARKS.md, the tenth session).
  */
 export const PRE_MIP_KICKS: KickCaps = { rounds: 20, idle: 5 };
 

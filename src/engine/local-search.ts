@@ -779,8 +779,9 @@ export interface KickCaps {
 }
 
 /**
- * Iterated local search for fairness, where no MIP follows the local search: each round kicks
- * the best schedule so far with KICK_MOVES random moves, then evens hours out again
+ * Iterated local search for fairness, where no MIP follows the local search (and, briefly, before
+ * one: levels.ts PRE_MIP_KICKS): each round kicks the best schedule so far with KICK_MOVES random
+ * moves, then evens hours out again
  * (improveFairness), and keeps the result when its `value` is lower. A move gives one of a
  * volunteer's shifts to another candidate of the same slot kind (every headcount stays) or, half
  * the time where the slot kind's priority has short shifts, moves the gap: the shift given up is
