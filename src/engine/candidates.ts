@@ -110,6 +110,14 @@ export function prepare(sub: Subproblem): Prepared {
   };
 }
 
+/**
+ * Whether new assignments can staff slot kind `s` fully: it has open slots after its locks and at
+ * least as many candidates (the slot kinds the staffing level counts; the model's full_s).
+ */
+export function staffable(p: Prepared, s: number): boolean {
+  return p.demand[s]! > 0 && p.byShift[s]!.length >= p.demand[s]!;
+}
+
 /** The slot kinds of several groups, in slot order. */
 function slotsOfGroups(groups: readonly string[], slotsOfGroup: ReadonlyMap<string, number[]>): number[] {
   const slots: number[] = [];

@@ -23,7 +23,7 @@ import { hoursRows } from '../rules/hours.js';
 import type { Placement } from '../rules/model.js';
 import type { RowContext } from '../rules/rows.js';
 import { spacingRows } from '../rules/spacing.js';
-import { rowContext, type Prepared } from './candidates.js';
+import { rowContext, staffable, type Prepared } from './candidates.js';
 import { MipModel, type Objective } from './mip-model.js';
 import { softGoals, type SoftGoals } from './soft-goals.js';
 
@@ -260,7 +260,7 @@ function addSumRow(m: MipModel, name: string, cols: number[]): number {
 function addStaffingRows({ p, m, sName }: Build): Int32Array {
   const fullCol = new Int32Array(p.sub.shifts.length).fill(-1);
   p.sub.shifts.forEach((_, si) => {
-    if (p.demand[si] === 0 || p.byShift[si]!.length < p.demand[si]!) return;
+    if (!staffable(p, si)) return;
     const col = m.addCol(`full_${sName(si)}`, 0, 1, true);
     fullCol[si] = col;
     const pairs = p.byShift[si]!;

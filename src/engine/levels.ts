@@ -691,6 +691,12 @@ export function kickPhase(
   return after < before - REAL_TOL ? kicked.x : x;
 }
 
+/** The fairness objective of a schedule of subproblem `s` (its model's pieces). */
+const fairnessOf =
+  (s: LevelState) =>
+  (x: Uint8Array): number =>
+    fairnessObjective(s.f, columnValues(s.f, s.p, x));
+
 export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
@@ -727,7 +733,7 @@ export const fairnessLevel: ObjectiveLevel = {
   before(s, bound) {
     const t = s.budget.now();
     const keep = wishesToKeep(s.f.wishes.goals);
-    const enough = (x: Uint8Array): boolean => fairnessLevel.proven(fairnessObjective(s.f, columnValues(s.f, s.p, x)), bound);
+    const enough = (x: Uint8Array): boolean => fairnessLevel.proven(fairnessOf(s)(x), bound);
     const balanced = improveFairness(s.p, s.x, s.budget, keep, enough);
     const balancedValues = columnValues(s.f, s.p, balanced);
     if (fairnessObjective(s.f, balancedValues) < fairnessObjective(s.f, s.values) - REAL_TOL) adopt(s, balanced, 'balance');
@@ -735,15 +741,13 @@ export const fairnessLevel: ObjectiveLevel = {
     note(s.phases, 'balance', fairnessLevel.proven(value, bound) ? 'optimal' : 'feasible', value, bound, s.budget.now() - t);
   },
   polish(s, bound) {
-    const value = (x: Uint8Array): number => fairnessObjective(s.f, columnValues(s.f, s.p, x));
-    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, value, wishesToKeep(s.f.wishes.goals));
+    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, fairnessOf(s), wishesToKeep(s.f.wishes.goals));
     if (x !== s.x) adopt(s, x, 'fairness_kicks');
   },
   beforeSolver(s, bound) {
     // Not where wishes are kept (PRE_MIP_KICKS).
     if (wishesToKeep(s.f.wishes.goals)) return;
-    const value = (x: Uint8Array): number => fairnessObjective(s.f, columnValues(s.f, s.p, x));
-    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, value, undefined, PRE_MIP_KICKS);
+    const x = kickPhase(s.p, s.x, s.budget, s.phases, bound, fairnessOf(s), undefined, PRE_MIP_KICKS);
     if (x !== s.x) adopt(s, x, 'fairness_kicks');
   },
   sharpen: (s, bound, backend) =>

@@ -24,7 +24,7 @@
 // (rules-festival-400x300, 6 of 824 empty: 26,487 -> 26,562).
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import type { Budget } from './budget.js';
-import type { Prepared } from './candidates.js';
+import { staffable, type Prepared } from './candidates.js';
 import { gcd, type FairnessPieces } from './formulate.js';
 import { filledByClass } from './greedy.js';
 import { avoidedCount, preferredCount, previousCount, SHORT_EPS, shortAt, shortfall, type SoftGoals } from './soft-goals.js';
@@ -309,7 +309,7 @@ export function packingBound(
     for (let pair = 0; pair < p.candShift.length; pair++) if (x[pair]) taken[p.candShift[pair]!]!++;
     sub.shifts.forEach((_, i) => {
       const k = kindOfShift[i]!;
-      if (k < 0 || p.demand[i]! === 0 || p.byShift[i]!.length < p.demand[i]!) return;
+      if (k < 0 || !staffable(p, i)) return;
       staffRowOf[k] = staffed.length;
       staffed.push(k);
       staffedDemand.push(p.demand[i]!);
