@@ -233,6 +233,8 @@ export interface LevelState {
    * says why (diagnostics).
    */
   localRefinement?: string;
+  /** The packing bound by slot's last LP solution read as candidate pairs (PackingOutcome.pairs): the guide of fairness's windows where no fairness LP runs. */
+  packingPairs?: Float64Array;
 }
 
 /** What a level asks of its MIP, and of the RINS and windows that re-solve parts of it. */
@@ -299,6 +301,13 @@ export interface ObjectiveLevel {
   polish?(s: LevelState, bound: number): void;
   /** After `before` and `sharpen`, while the level is unproven and its LP and MIP are to follow: a local improvement that may spare them. */
   beforeSolver?(s: LevelState, bound: number): void;
+  /**
+   * Where the level keeps to local search (LevelState.localRefinement), after `polish`: windows
+   * of the pairs where `guide` (LevelState.packingPairs, the packing bound's LP read as pairs)
+   * and the schedule disagree, for pass `pass`, at most `size` pairs each, re-solved as the
+   * level's windows are (LevelRunner.windows, in windowsPhase).
+   */
+  guidedWindowsOf?(s: LevelState, guide: Float64Array, pass: number, bound: number, size: number): Uint8Array[];
   /**
    * When its LP and MIP leave the level unproven: re-solve windows of the schedule as small MIPs
    * with every other pair fixed (LevelRunner.windows), in this phase.
@@ -706,6 +715,8 @@ export const fairnessLevel: ObjectiveLevel = {
   windowsShare: FAIRNESS_LNS_SHARE,
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
   windowsKeepFull: true,
+  guidedWindowsOf: (s, guide, pass, bound, size) =>
+    fairnessObjective(s.f, s.values) > bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL ? guidedWindows(s.p, s.x, guide, size, pass) : [],
   windowsOf: (s, pass, bound, size) =>
     fairnessObjective(s.f, s.values) > bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL
       ? busyWindows(s.p, s.x, { maxPairs: size, heads: FAIRNESS_WINDOW_HEADS, count: FAIRNESS_WINDOWS_PER_PASS }, pass)
@@ -754,6 +765,9 @@ export const fairnessLevel: ObjectiveLevel = {
     sharpenByPacking(s.p, s.f, s.x, backend, s.budget, s.phases, bound, {
       goals: s.f.wishes.goals,
       ...(s.localRefinement !== undefined ? { alone: fairnessObjective(s.f, s.values) } : {}),
+      keepPairs: (pairs) => {
+        s.packingPairs = pairs;
+      },
     }),
 };
 
@@ -776,7 +790,7 @@ export function sharpenByPacking(
   budget: Budget,
   phases: PhaseDiagnostics[],
   bound: number,
-  o: { goals: SoftGoals; alone?: number },
+  o: { goals: SoftGoals; alone?: number; keepPairs?: (pairs: Float64Array) => void },
 ): number {
   const { alone } = o;
   for (const bySlot of [false, true]) {
@@ -799,6 +813,7 @@ export function sharpenByPacking(
       text,
     );
     bound = Math.max(bound, packed.bound);
+    if (bySlot && packed.pairs) o.keepPairs?.(packed.pairs);
     if (!packed.converged) break;
   }
   return bound;
@@ -996,6 +1011,14 @@ class LevelRunner {
         level.polish(s, bound);
         proven = level.proven(level.value(s, s.values), bound);
       }
+      if (!proven && level.guidedWindowsOf && s.packingPairs) {
+        const guide = s.packingPairs;
+        this.windows(level, held, biased, rowBounds, bound, level.windowsShare, {
+          of: (pass, size) => level.guidedWindowsOf!(s, guide, pass, bound, size),
+          what: "the candidate pairs where the packing bound's LP and the schedule disagree",
+        });
+        proven = level.proven(level.value(s, s.values), bound);
+      }
       if (!proven && level.localWindows) {
         this.windows(level, held, biased, rowBounds, bound);
         proven = level.proven(level.value(s, s.values), bound);
@@ -1079,6 +1102,8 @@ class LevelRunner {
    * every pair outside it fixed at its value, so the MIP is small; a better schedule is taken as
    * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or
    * `share` of the time left is spent. A window proves nothing about the whole, so the bound stays.
+   * With `guided`, its windows (for each pass, at most the level's window size each) instead of
+   * the level's own, every slot kind's full_s free, and its note says which pairs they are of.
    */
   private windows(
     level: ObjectiveLevel,
@@ -1087,18 +1112,27 @@ class LevelRunner {
     rowBounds: Map<number, [number, number]>,
     bound: number,
     share = level.windowsShare ?? level.mipShare,
+    guided?: { of: (pass: number, size: number) => Uint8Array[]; what: string },
   ): void {
     const { s } = this;
     const { p } = s;
     const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
     const windowsOf = (pass: number): Uint8Array[] =>
-      level.windowsOf ? level.windowsOf(s, pass, bound, size) : pass % 2 === 0 ? volunteerWindows(p, size, pass) : shiftWindows(p, size);
+      guided
+        ? guided.of(pass, size)
+        : level.windowsOf
+          ? level.windowsOf(s, pass, bound, size)
+          : pass % 2 === 0
+            ? volunteerWindows(p, size, pass)
+            : shiftWindows(p, size);
     const budget = s.budget.share(share);
     const first = windowsOf(0);
     if (first.length === 0 || s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
     const started = s.budget.now();
     const before = level.value(s, s.values);
-    const keepFull = new Set(level.windowsKeepFull ? [...s.f.fullCol].filter((c) => c >= 0) : []);
+    // Guided windows free full_s as RINS does: staffing stays held by its row, though which slot
+    // kinds are fully staffed may change (rules-festival-400x300: -98 so, none with them kept).
+    const keepFull = new Set(level.windowsKeepFull && !guided ? [...s.f.fullCol].filter((c) => c >= 0) : []);
     let solves = 0;
     let passes = 0;
     // Passes alternate between windows of volunteers and windows of time; two passes in a row
@@ -1128,7 +1162,7 @@ class LevelRunner {
     }
     const after = level.value(s, s.values);
     const status = searchStatus(s.budget.cancelled(), level.proven(after, bound), budget.pastDeadline());
-    const text = `${solves} windows of at most ${size} candidate pairs re-solved with the rest fixed, ${passes} passes: ${signedChange(before, after)}`;
+    const text = `${solves} windows of at most ${size} ${guided ? `of ${guided.what}` : 'candidate pairs'} re-solved with the rest fixed, ${passes} passes: ${signedChange(before, after)}`;
     s.phases.push({
       name: level.windowsPhase!,
       ...(level.priority !== undefined ? { priority: level.priority } : {}),
@@ -1440,11 +1474,16 @@ export function volunteerWindows(p: Prepared, maxPairs: number, pass: number): U
     Array.from({ length: n }, (_, v) => v),
     (pass + 1) * 0x9e3779b9,
   );
+  return packWindows(total, order, (v) => p.byVolunteer[v]!, maxPairs);
+}
+
+/** Volunteers in `order`, each with their pairs `pairsOf(v)` whole, packed into windows of at most `maxPairs` of `total` pairs (one with more alone), as marks per pair. */
+function packWindows(total: number, order: readonly number[], pairsOf: (v: number) => readonly number[], maxPairs: number): Uint8Array[] {
   const windows: Uint8Array[] = [];
   let marks = new Uint8Array(total);
   let pairs = 0;
   for (const v of order) {
-    const mine = p.byVolunteer[v]!;
+    const mine = pairsOf(v);
     if (pairs > 0 && pairs + mine.length > maxPairs) {
       windows.push(marks);
       marks = new Uint8Array(total);
@@ -1519,6 +1558,33 @@ export function wishWindows(p: Prepared, x: Uint8Array, goals: SoftGoals, kind: 
   }
   if (pairs > 0) windows.push(marks);
   return windows;
+}
+
+/**
+ * Windows of the pairs where `guide` (a fractional schedule: an LP's optimum read as pairs) and
+ * schedule `x` disagree: each volunteer's such pairs whole, volunteers by their first group (so
+ * those who can trade shifts share a window) and by index within it, ascending on even passes
+ * and descending on odd ones (so the windows' edges move), packed in that order into windows of
+ * at most `maxPairs` (a volunteer with more has a window alone), as marks per pair.
+ */
+export function guidedWindows(p: Prepared, x: ArrayLike<number>, guide: ArrayLike<number>, maxPairs: number, pass: number): Uint8Array[] {
+  const total = p.candShift.length;
+  const mine = new Map<number, number[]>();
+  for (let pair = 0; pair < total; pair++) {
+    if (Math.abs(guide[pair]! - x[pair]!) <= RINS_TOL) continue;
+    const v = p.candVolunteer[pair]!;
+    const list = mine.get(v);
+    if (list) list.push(pair);
+    else mine.set(v, [pair]);
+  }
+  const groupOf = (v: number): string => p.sub.volunteers[v]!.groups[0] ?? '';
+  const order = [...mine.keys()].sort((a, b) => {
+    const ga = groupOf(a);
+    const gb = groupOf(b);
+    if (ga !== gb) return ga < gb ? -1 : 1;
+    return pass % 2 === 0 ? a - b : b - a;
+  });
+  return packWindows(total, order, (v) => mine.get(v)!, maxPairs);
 }
 
 /**

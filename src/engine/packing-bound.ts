@@ -111,6 +111,12 @@ export interface PackingOutcome {
   converged: boolean;
   /** With PackingLimits.staffing (by slot): the slot kinds fully staffed that the LP holds, of those that can be. */
   staffing?: { held: number; kinds: number };
+  /**
+   * By slot: the last LP's solution read as candidate pairs (per pair, the share of its kind of
+   * volunteer's configurations, weighted by the LP, that take its slot kind), a fractional
+   * schedule that guides a neighbourhood search as an LP optimum would (RINS).
+   */
+  pairs?: Float64Array;
 }
 
 interface VolunteerKind {
@@ -237,6 +243,7 @@ export function packingBound(
   const typeIndex = new Map<string, number>();
   const types: VolunteerKind[] = [];
   const incumbent = new Map<string, { type: number; config: Configuration }>();
+  const members: number[][] = [];
   const goals = limits.wishes;
   // The wishes' rows (previous, avoided, short, preferred: the levels this subproblem has).
   const wishNames = goals ? WISH_ROWS.filter((w) => goals.uses[w]) : [];
@@ -290,6 +297,7 @@ export function packingBound(
       });
     }
     types[t]!.n++;
+    (members[t] ??= []).push(v);
     const ckey = configKey(t, config);
     if (!incumbent.has(ckey)) incumbent.set(ckey, { type: t, config });
   });
@@ -350,7 +358,10 @@ export function packingBound(
   const wishCoef = (type: VolunteerKind, config: Configuration, units: number, w: WishRow): number =>
     w === 'short' ? (type.wisher ? shortAt(goals!, type.wisher.v, units * grid) : 0) : config.wish[WISH_INDEX[w]]!;
   const seen = new Set<string>();
+  // What each LP column is, in the order added (full_k: undefined).
+  const made: Array<{ t: number; config: Configuration } | undefined> = [];
   const column = (t: number, config: Configuration): LpColumn => {
+    made.push({ t, config });
     const type = types[t]!;
     const rows: number[] = [];
     const values: number[] = [];
@@ -390,7 +401,10 @@ export function packingBound(
   types.forEach((_, t) => first.push(column(t, { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) })));
   for (const [key, { type, config }] of incumbent) if (!seen.has(key)) first.push(column(type, config));
   // full_k: no cost; at most 1 already, as its row allows no more (a kind's slots taken are at most its headcount).
-  for (let j = 0; j < S; j++) first.push({ cost: 0, rows: [staffBase + j, countRow], values: [-staffedDemand[j]!, 1] });
+  for (let j = 0; j < S; j++) {
+    first.push({ cost: 0, rows: [staffBase + j, countRow], values: [-staffedDemand[j]!, 1] });
+    made.push(undefined);
+  }
 
   const lp: ColumnLp = backend.columnLp(rowLower, rowUpper, first);
   const outcome: PackingOutcome = {
@@ -404,10 +418,12 @@ export function packingBound(
     ...(S > 0 ? { staffing: { held: staffedHeld, kinds: S } } : {}),
   };
   let work = 0;
+  let last: Float64Array | undefined;
   try {
     while (outcome.rounds < limits.rounds && !budget.expired()) {
       const solved = lp.solve(budget);
       if (!solved) break;
+      last = solved.colValue;
       outcome.rounds++;
       outcome.lp = solved.objective;
       const dual = solved.rowDual;
@@ -458,7 +474,41 @@ export function packingBound(
   } finally {
     lp.dispose();
   }
+  if (limits.bySlot && last) outcome.pairs = pairShares(p, last, made, members, types, kindOfShift);
   return Number.isFinite(outcome.bound) ? outcome : undefined;
+}
+
+/**
+ * An LP solution over configurations (by slot: slot kind k is shift k's) as a value per
+ * candidate pair: for a volunteer of kind t, the LP's weight on t's configurations that take the
+ * pair's slot kind, divided by how many volunteers are of kind t.
+ */
+function pairShares(
+  p: Prepared,
+  values: Float64Array,
+  made: ReadonlyArray<{ t: number; config: Configuration } | undefined>,
+  members: readonly number[][],
+  types: readonly VolunteerKind[],
+  kindOfShift: Int32Array,
+): Float64Array {
+  const taken = types.map(() => new Map<number, number>());
+  values.forEach((weight, j) => {
+    const m = made[j];
+    if (!m || weight <= EPS) return;
+    const counts = m.config.counts;
+    const into = taken[m.t]!;
+    for (let k = 0; k < counts.length; k++) if (counts[k]! > 0) into.set(k, (into.get(k) ?? 0) + weight * counts[k]!);
+  });
+  const out = new Float64Array(p.candShift.length);
+  members.forEach((vs, t) => {
+    const n = types[t]!.n;
+    for (const v of vs)
+      for (const pair of p.byVolunteer[v]!) {
+        const k = kindOfShift[p.candShift[pair]!]!;
+        if (k >= 0) out[pair] = Math.min(1, (taken[t]!.get(k) ?? 0) / n);
+      }
+  });
+  return out;
 }
 
 /** What pricing one kind of volunteer gives: the least of cost - worth over its configurations, the configurations to add (counts per slot kind), and the work done. */

@@ -107,8 +107,8 @@ export interface LpColumn {
 
 export interface ColumnLp {
   addColumns(columns: readonly LpColumn[]): void;
-  /** Minimizes; the optimum's objective and row duals (reduced cost = cost - column . rowDual), or undefined when not solved to optimality. */
-  solve(budget: Budget): { objective: number; rowDual: Float64Array } | undefined;
+  /** Minimizes; the optimum's objective, row duals (reduced cost = cost - column . rowDual) and column values (in the order added), or undefined when not solved to optimality. */
+  solve(budget: Budget): { objective: number; rowDual: Float64Array; colValue: Float64Array } | undefined;
   dispose(): void;
 }
 

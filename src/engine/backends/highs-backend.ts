@@ -190,7 +190,8 @@ export function highsBackend(highs: Highs): SolverBackend {
           const run = h.run(interrupts(highs, { budget }, false));
           if (run.modelStatus === highs.constants.modelStatus.timeLimit) budget.ranOut();
           if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
-          return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(h.getSolution().rowDual) };
+          const solution = h.getSolution();
+          return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(solution.rowDual), colValue: Float64Array.from(solution.colValue) };
         },
         dispose(): void {
           h.dispose();
