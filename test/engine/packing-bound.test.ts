@@ -68,6 +68,34 @@ function subproblemsOf(request: Json, result: Json): Array<{ p: ReturnType<typeo
   });
 }
 
+/**
+ * The LP by slot read as pairs (PackingOutcome.pairs) is a fractional schedule within the LP's
+ * rows: each value in [0, 1], each slot kind's at most its open slots, each class's at least what
+ * schedule `x` fills of it (the rows hold it); and its loads priced by the pieces cost at most
+ * the LP's objective `lp` (each volunteer's load is the mean of their kind's configurations
+ * weighted by the LP, and the price is convex).
+ */
+function checkPairs(p: ReturnType<typeof prepare>, f: ReturnType<typeof formulate>, x: Uint8Array, pairs: Float64Array, lp: number): void {
+  expect(pairs).to.have.length(p.candShift.length);
+  const bySlot = new Float64Array(p.sub.shifts.length);
+  const byClass = new Float64Array(p.classes.length);
+  const filled = new Float64Array(p.classes.length);
+  pairs.forEach((y, pair) => {
+    expect(y).to.be.within(0, 1);
+    const s = p.candShift[pair]!;
+    bySlot[s]! += y;
+    byClass[p.slotClass[s]!]! += y;
+    filled[p.slotClass[s]!]! += x[pair]!;
+  });
+  bySlot.forEach((taken, s) => expect(taken).to.be.at.most(Math.min(p.demand[s]!, p.byShift[s]!.length) + 1e-6));
+  byClass.forEach((taken, c) => expect(taken).to.be.at.least(filled[c]! - 1e-6));
+  const load = Float64Array.from(p.lockedHours);
+  pairs.forEach((y, pair) => (load[p.candVolunteer[pair]!]! += y * p.sub.shifts[p.candShift[pair]!]!.hours));
+  let priced = 0;
+  f.pieces.forEach(({ breakpoints }, v) => breakpoints.length >= 2 && (priced += piecesValue(breakpoints, load[v]!)));
+  expect(priced, JSON.stringify({ priced, lp })).to.be.at.most(lp + 1e-6 * Math.max(1, lp));
+}
+
 describe('engine: the packing bound on fairness (hours in shift lengths)', function () {
   this.timeout(120_000);
   let highs: SolverBackend;
@@ -164,6 +192,7 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
   it('with the rules (groups joined, priorities, availability, caps), by slot and with staffing held: never above the exhaustive optimum, from the engine’s own schedule', async () => {
     let priced = 0;
     let staffedRows = 0;
+    let pairsChecked = 0;
     await fc.assert(
       fc.asyncProperty(tinyRequests(5, 5, { rules: true }), async (request) => {
         const best = bestLevels(request);
@@ -186,6 +215,10 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
           slotTotal += bySlot?.bound ?? 0;
           staffedTotal += staffed?.bound ?? 0;
           if (staffed?.staffing) staffedRows++;
+          if (staffed) {
+            checkPairs(p, f, x, staffed.pairs!, staffed.lp!);
+            pairsChecked++;
+          }
           if (bound.converged && bySlot?.converged) expect(bySlot.bound).to.be.at.least(bound.bound - 1e-6);
           // Staffing's rows only restrict the LP further.
           if (bySlot?.converged && staffed?.converged) expect(staffed.bound).to.be.at.least(bySlot.bound - 1e-6);
@@ -198,6 +231,7 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
       { numRuns: 60 },
     );
     expect(staffedRows, 'subproblems whose LP held staffing').to.be.greaterThan(5);
+    expect(pairsChecked, 'LPs by slot read as pairs').to.be.greaterThan(15);
     // The instances are random (unseeded): 28-42 of the subproblems were bounded in seven runs, so
     // more than 30 failed a CI run; more than 15 still shows the property is not vacuous. By slot
     // was never tighter than by kind on instances this small (six runs); the 400 x 300 rules
