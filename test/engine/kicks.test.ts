@@ -142,7 +142,9 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     expect(kicks!.objective).to.be.below(balance.objective!);
     const guided = sub!.phases.find((p) => p.name === 'fairness_lns' && p.note?.includes("packing bound's LP"));
     expect(guided, JSON.stringify(sub!.phases)).to.not.equal(undefined);
-    expect(guided!.note).to.match(/^\d+ windows of at most 400 of the candidate pairs where the packing bound's LP and the schedule disagree re-solved with the rest fixed, \d+ passes: -\d/);
+    expect(guided!.note).to.match(
+      /^\d+ windows of at most 400 of the candidate pairs where the packing bound's LP and the schedule disagree re-solved with the rest fixed, \d+ passes: -\d/,
+    );
     expect(guided!.objective).to.be.below(kicks!.objective! - 1);
     expect(fairness.value).to.be.closeTo(guided!.objective!, 1e-3);
     expect(fairness.value / fairness.bound - 1).to.be.below(0.005);
