@@ -113,8 +113,8 @@ export interface PackingOutcome {
   staffing?: { held: number; kinds: number };
   /**
    * By slot: the last LP's solution read as candidate pairs (per pair, the share of its kind of
-   * volunteer's configurations, weighted by the LP, that take its slot kind), a fractional
-   * schedule that guides a neighbourhood search as an LP optimum would (RINS).
+   * volunteer's configurations, weighted by the LP, that take its slot kind): a fractional
+   * schedule that guides fairness's windows where no fairness LP runs (levels.ts guidedWindows).
    */
   pairs?: Float64Array;
 }
