@@ -12,7 +12,7 @@ import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveStaffing, improveWishes, KICK_MOVES, kickFairness, seededRandom, type KeepWishes, type KickCaps } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
-import { PACKING_ROUNDS, PACKING_WORK, packingBound } from './packing-bound.js';
+import { PACKING_ROUNDS, PACKING_WORK, packingBound, type PackingOutcome } from './packing-bound.js';
 import {
   avoidedCount,
   newHours,
@@ -136,6 +136,15 @@ export const WINDOW_PAIRS = 2000;
  * time for 0.06%, so the gap leaves them out.
  */
 export const FAIRNESS_WINDOW_PAIRS = 400;
+/**
+ * The stall window of the one guided window before the fairness LP and MIP (ObjectiveLevel
+ * guideBeforeMip): where it finds the better schedule it does so at once, and where it does not
+ * a longer window only delays the MIP. Measured (four calls in one process, 21:45-21:50 UTC on
+ * the eleventh session's Xeon): festival-50x30's "bar" 1,300 -> 1,298 and "stage" 842 -> 836, both
+ * proven, at 300, 600, 1,000 and 2,000 iterations; festival-locked-400x300's "gate" gains nothing
+ * at any, in 185 ms at 2,000 (the call 783 ms against 475 ms), as fast as without it at 300.
+ */
+export const GUIDED_STALL_ITERATIONS = 300;
 /**
  * The windows of a level of wishes (phases avoided_lns, short_lns, preferred_lns; wishWindows)
  * hold at most this many candidate pairs. Measured on the two joined subproblems of rules and
@@ -308,6 +317,12 @@ export interface ObjectiveLevel {
    * level's windows are (LevelRunner.windows, in windowsPhase).
    */
   guidedWindowsOf?(s: LevelState, guide: Float64Array, pass: number, bound: number, size: number): Uint8Array[];
+  /**
+   * Before the level's LP and MIP, after `beforeSolver`, while unproven: a bound that also guides
+   * (sets LevelState.packingPairs), returned tightened; where its guide and the schedule disagree
+   * on few enough pairs for one window, that window is re-solved first (LevelRunner.windows).
+   */
+  guideBeforeMip?(s: LevelState, bound: number, backend: SolverBackend): number;
   /**
    * When its LP and MIP leave the level unproven: re-solve windows of the schedule as small MIPs
    * with every other pair fixed (LevelRunner.windows), in this phase.
@@ -715,6 +730,14 @@ export const fairnessLevel: ObjectiveLevel = {
   windowsShare: FAIRNESS_LNS_SHARE,
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
   windowsKeepFull: true,
+  guideBeforeMip: (s, bound, backend) => {
+    // Not where wishes are kept, as the kicks before the MIP (measured only without them).
+    if (wishesToKeep(s.f.wishes.goals)) return bound;
+    const packed = packingPhase({ ...s, backend }, { bySlot: true, share: PACKING_SHARE, goals: s.f.wishes.goals });
+    if (!packed) return bound;
+    if (packed.pairs) s.packingPairs = packed.pairs;
+    return Math.max(bound, packed.bound);
+  },
   guidedWindowsOf: (s, guide, pass, bound, size) =>
     fairnessObjective(s.f, s.values) > bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL ? guidedWindows(s.p, s.x, guide, size, pass) : [],
   windowsOf: (s, pass, bound, size) =>
@@ -795,28 +818,48 @@ export function sharpenByPacking(
   const { alone } = o;
   for (const bySlot of [false, true]) {
     if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
-    const t = budget.now();
-    const share = alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE;
-    const packed = packingBound(p, f, x, backend, budget.share(share), { rounds: PACKING_ROUNDS, work: PACKING_WORK, bySlot, wishes: o.goals, staffing: true });
-    if (!packed) break;
-    const kinds = bySlot ? `${packed.kinds} slot kinds of shifts` : `${packed.kinds} kinds of slot`;
-    const staffed = packed.staffing ? `, ${packed.staffing.held} of ${packed.staffing.kinds} slot kinds fully staffed held` : '';
-    const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}${staffed}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
-    note(
-      phases,
-      'fairness_bound',
-      // optimal: the LP over configurations was solved to the end (its bound can still be below one the level had already).
-      packed.converged ? 'optimal' : 'feasible',
-      packed.lp,
-      packed.bound,
-      budget.now() - t,
-      text,
+    const packed = packingPhase(
+      { p, f, x, backend, budget, phases },
+      { bySlot, share: alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE, goals: o.goals },
     );
+    if (!packed) break;
     bound = Math.max(bound, packed.bound);
     if (bySlot && packed.pairs) o.keepPairs?.(packed.pairs);
     if (!packed.converged) break;
   }
   return bound;
+}
+
+/** One packing bound of schedule `c.x` (by slot or by kind, staffing held, the wishes `o.goals` has), within `o.share` of the time left, noted as a fairness_bound phase. */
+function packingPhase(
+  c: { p: Prepared; f: FairnessPieces; x: Uint8Array; backend: SolverBackend; budget: Budget; phases: PhaseDiagnostics[] },
+  o: { bySlot: boolean; share: number; goals: SoftGoals },
+): PackingOutcome | undefined {
+  const { p, f, x, backend, budget, phases } = c;
+  const { bySlot } = o;
+  const t = budget.now();
+  const packed = packingBound(p, f, x, backend, budget.share(o.share), {
+    rounds: PACKING_ROUNDS,
+    work: PACKING_WORK,
+    bySlot,
+    wishes: o.goals,
+    staffing: true,
+  });
+  if (!packed) return undefined;
+  const kinds = bySlot ? `${packed.kinds} slot kinds of shifts` : `${packed.kinds} kinds of slot`;
+  const staffed = packed.staffing ? `, ${packed.staffing.held} of ${packed.staffing.kinds} slot kinds fully staffed held` : '';
+  const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}${staffed}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
+  note(
+    phases,
+    'fairness_bound',
+    // optimal: the LP over configurations was solved to the end (its bound can still be below one the level had already).
+    packed.converged ? 'optimal' : 'feasible',
+    packed.lp,
+    packed.bound,
+    budget.now() - t,
+    text,
+  );
+  return packed;
 }
 
 /** A level as the diagnostics give it: value and bound to 4 decimals, the gap |value - bound| / max(1, |value|). */
@@ -1038,6 +1081,21 @@ class LevelRunner {
       level.beforeSolver(s, bound);
       proven = level.proven(level.value(s, s.values), bound);
     }
+    if (!proven && level.guideBeforeMip) {
+      bound = level.guideBeforeMip(s, bound, this.backend);
+      proven = level.proven(level.value(s, s.values), bound);
+      const guide = s.packingPairs;
+      if (!proven && guide) {
+        const windows = guidedWindows(s.p, s.x, guide, level.windowsSize?.(s.p) ?? WINDOW_PAIRS, 0);
+        if (windows.length === 1)
+          this.windows(level, held, biased, rowBounds, bound, level.windowsShare, {
+            of: (pass) => (pass === 0 ? windows : []),
+            what: "the candidate pairs where the packing bound's LP and the schedule disagree",
+            stall: GUIDED_STALL_ITERATIONS,
+          });
+        proven = level.proven(level.value(s, s.values), bound);
+      }
+    }
     let lpFinished = true;
     let relaxed: Float64Array | undefined;
     if (!proven && level.part) {
@@ -1112,7 +1170,7 @@ class LevelRunner {
     rowBounds: Map<number, [number, number]>,
     bound: number,
     share = level.windowsShare ?? level.mipShare,
-    guided?: { of: (pass: number, size: number) => Uint8Array[]; what: string },
+    guided?: { of: (pass: number, size: number) => Uint8Array[]; what: string; stall?: number },
   ): void {
     const { s } = this;
     const { p } = s;
@@ -1151,7 +1209,7 @@ class LevelRunner {
         const fixed = this.fixedModel(values, free, rowBounds, objective, level.mipRequest(bound, level.value(s, s.values)));
         const session = this.backend.open(fixed.model);
         try {
-          const outcome = session.solve({ ...fixed.request, stallIterations: STALL_ITERATIONS, budget, start: fixed.start });
+          const outcome = session.solve({ ...fixed.request, stallIterations: guided?.stall ?? STALL_ITERATIONS, budget, start: fixed.start });
           solves++;
           if (this.accept(fixed.expand(outcome), level, held, level.windowsPhase)) gained = true;
         } finally {

@@ -80,7 +80,7 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     );
   });
 
-  it('before the fairness LP and MIP, on a subproblem without wishes: festival-50x30’s “gate” is proven by a kick, the others go on to their MIPs from the schedule the kicks leave', async () => {
+  it('before the fairness LP and MIP, on a subproblem without wishes: festival-50x30’s “gate” is proven by a kick, the others by the window the packing bound by slot guides, with no fairness LP or MIP', async () => {
     type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     type Level = { name: string; value: number; bound: number; proven: boolean };
     type Sub = { group: string; phases: Phase[]; levels: Level[] };
@@ -95,12 +95,27 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     const gateKicks = gate.phases.find((p) => p.name === 'fairness_kicks')!;
     expect([gateKicks.status, gateKicks.note]).to.deep.equal(['optimal', '1 rounds of 20 random moves, each followed by the local search: -4']);
     expect(gate.levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
-    for (const group of ['bar', 'stage']) {
+    // The kicks leave "bar" at 1,300 and "stage" at 842 (bounds 1,298 and 836), where the fairness
+    // MIP took 100-400 ms; the window of the pairs where the packing bound by slot's LP and the
+    // schedule disagree (one window: all of them) reaches each bound in tens of ms.
+    for (const [group, from, to] of [
+      ['bar', 1300, 1298],
+      ['stage', 842, 836],
+    ] as const) {
       const sub = subs.find((s) => s.group === group)!;
-      expect(names(sub), group).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_lp', 'fairness']);
+      expect(names(sub), group).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_bound', 'fairness_lns']);
       // At most PRE_MIP_KICKS.rounds, ended by PRE_MIP_KICKS.idle rounds without gain here.
-      const rounds = Number(/^(\d+) rounds/.exec(sub.phases.find((p) => p.name === 'fairness_kicks')!.note!)![1]);
+      const kicks = sub.phases.find((p) => p.name === 'fairness_kicks')!;
+      const rounds = Number(/^(\d+) rounds/.exec(kicks.note!)![1]);
       expect(rounds).to.be.within(PRE_MIP_KICKS.idle, PRE_MIP_KICKS.rounds);
+      expect(kicks.objective).to.be.closeTo(from, 0.01);
+      const bySlot = sub.phases.filter((p) => p.name === 'fairness_bound')[1]!;
+      expect(bySlot.note).to.match(/slot kinds of shifts/);
+      const guided = sub.phases.find((p) => p.name === 'fairness_lns')!;
+      expect(guided.note).to.match(
+        /^1 windows of at most 400 of the candidate pairs where the packing bound's LP and the schedule disagree re-solved with the rest fixed, \d+ passes: -\d/,
+      );
+      expect(guided.objective).to.be.closeTo(to, 0.01);
       expect(sub.levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
     }
     // CBC's proven optimum (BENCHMARKS.md): the kicks change the path, not the answer.
