@@ -242,7 +242,7 @@ export interface LevelState {
    * says why (diagnostics).
    */
   localRefinement?: string;
-  /** The packing bound by slot's last LP solution read as candidate pairs (PackingOutcome.pairs): the guide of fairness's windows where no fairness LP runs. */
+  /** The packing bound by slot's last LP solution read as candidate pairs (PackingOutcome.pairs): the guide of fairness's windows (where no fairness LP runs, and the one before its LP and MIP). */
   packingPairs?: Float64Array;
 }
 
