@@ -1056,11 +1056,7 @@ class LevelRunner {
       }
       if (!proven && level.guidedWindowsOf && s.packingPairs) {
         const guide = s.packingPairs;
-        this.windows(level, held, biased, rowBounds, bound, level.windowsShare, {
-          of: (pass, size) => level.guidedWindowsOf!(s, guide, pass, bound, size),
-          what: "the candidate pairs where the packing bound's LP and the schedule disagree",
-        });
-        proven = level.proven(level.value(s, s.values), bound);
+        proven = this.runGuidedWindows(level, held, biased, rowBounds, bound, (pass, size) => level.guidedWindowsOf!(s, guide, pass, bound, size));
       }
       if (!proven && level.localWindows) {
         this.windows(level, held, biased, rowBounds, bound);
@@ -1088,12 +1084,7 @@ class LevelRunner {
       if (!proven && guide) {
         const windows = guidedWindows(s.p, s.x, guide, level.windowsSize?.(s.p) ?? WINDOW_PAIRS, 0);
         if (windows.length === 1)
-          this.windows(level, held, biased, rowBounds, bound, level.windowsShare, {
-            of: (pass) => (pass === 0 ? windows : []),
-            what: "the candidate pairs where the packing bound's LP and the schedule disagree",
-            stall: GUIDED_STALL_ITERATIONS,
-          });
-        proven = level.proven(level.value(s, s.values), bound);
+          proven = this.runGuidedWindows(level, held, biased, rowBounds, bound, (pass) => (pass === 0 ? windows : []), GUIDED_STALL_ITERATIONS);
       }
     }
     let lpFinished = true;
@@ -1231,6 +1222,25 @@ class LevelRunner {
       ms: s.budget.now() - started,
       note: text,
     });
+  }
+
+  /**
+   * The windows of the pairs where the packing bound's LP and the schedule disagree (`of`, per
+   * pass), with `stall` as their stall window if given (LevelRunner.windows with `guided`); true
+   * when the level is then proven.
+   */
+  private runGuidedWindows(
+    level: ObjectiveLevel,
+    held: readonly ObjectiveLevel[],
+    objective: Objective,
+    rowBounds: Map<number, [number, number]>,
+    bound: number,
+    of: (pass: number, size: number) => Uint8Array[],
+    stall?: number,
+  ): boolean {
+    const what = "the candidate pairs where the packing bound's LP and the schedule disagree";
+    this.windows(level, held, objective, rowBounds, bound, level.windowsShare, { of, what, ...(stall !== undefined ? { stall } : {}) });
+    return level.proven(level.value(this.s, this.s.values), bound);
   }
 
   /**
