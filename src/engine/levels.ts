@@ -145,6 +145,9 @@ export const FAIRNESS_WINDOW_PAIRS = 400;
  * at any, in 185 ms at 2,000 (the call 783 ms against 475 ms), as fast as without it at 300.
  */
 export const GUIDED_STALL_ITERATIONS = 300;
+/** The packing bound by slot's MIP over its columns (PackingLimits.master) stops after this many LP iterations without a better solution. */
+export const MASTER_STALL_ITERATIONS = 1000;
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 /**
  * The windows of a level of wishes (phases avoided_lns, short_lns, preferred_lns; wishWindows)
  * hold at most this many candidate pairs. Measured on the two joined subproblems of rules and
@@ -244,6 +247,8 @@ export interface LevelState {
   localRefinement?: string;
   /** The packing bound by slot's last LP solution read as candidate pairs (PackingOutcome.pairs): the guide of fairness's windows (where no fairness LP runs, and the one before its LP and MIP). */
   packingPairs?: Float64Array;
+  /** Where that solution is integral, the schedule it describes (PackingOutcome.schedule), until LevelRunner.takePackingSchedule reads it. */
+  packingSchedule?: Uint8Array;
 }
 
 /** What a level asks of its MIP, and of the RINS and windows that re-solve parts of it. */
@@ -733,9 +738,9 @@ export const fairnessLevel: ObjectiveLevel = {
   guideBeforeMip: (s, bound, backend) => {
     // Not where wishes are kept, as the kicks before the MIP (measured only without them).
     if (wishesToKeep(s.f.wishes.goals)) return bound;
-    const packed = packingPhase({ ...s, backend }, { bySlot: true, share: PACKING_SHARE, goals: s.f.wishes.goals });
+    const packed = packingPhase({ ...s, backend }, { bySlot: true, share: PACKING_SHARE, goals: s.f.wishes.goals, master: true });
     if (!packed) return bound;
-    if (packed.pairs) s.packingPairs = packed.pairs;
+    keepGuide(s, packed);
     return Math.max(bound, packed.bound);
   },
   guidedWindowsOf: (s, guide, pass, bound, size) =>
@@ -788,11 +793,18 @@ export const fairnessLevel: ObjectiveLevel = {
     sharpenByPacking(s.p, s.f, s.x, backend, s.budget, s.phases, bound, {
       goals: s.f.wishes.goals,
       ...(s.localRefinement !== undefined ? { alone: fairnessObjective(s.f, s.values) } : {}),
-      keepPairs: (pairs) => {
-        s.packingPairs = pairs;
+      keep: (packed) => {
+        keepGuide(s, packed);
       },
     }),
 };
+
+/** The packing bound by slot's guide (its LP read as pairs) and, where that LP is integral, its schedule, for the level's runner. */
+function keepGuide(s: LevelState, packed: PackingOutcome): void {
+  if (packed.pairs) s.packingPairs = packed.pairs;
+  if (packed.schedule) s.packingSchedule = packed.schedule;
+  else delete s.packingSchedule;
+}
 
 /**
  * `bound` raised by the packing bound of schedule `x` where the backend gives it (phase
@@ -813,7 +825,7 @@ export function sharpenByPacking(
   budget: Budget,
   phases: PhaseDiagnostics[],
   bound: number,
-  o: { goals: SoftGoals; alone?: number; keepPairs?: (pairs: Float64Array) => void },
+  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome) => void },
 ): number {
   const { alone } = o;
   for (const bySlot of [false, true]) {
@@ -824,7 +836,7 @@ export function sharpenByPacking(
     );
     if (!packed) break;
     bound = Math.max(bound, packed.bound);
-    if (bySlot && packed.pairs) o.keepPairs?.(packed.pairs);
+    if (bySlot) o.keep?.(packed);
     if (!packed.converged) break;
   }
   return bound;
@@ -833,8 +845,9 @@ export function sharpenByPacking(
 /** One packing bound of schedule `c.x` (by slot or by kind, staffing held, the wishes `o.goals` has), within `o.share` of the time left, noted as a fairness_bound phase. */
 function packingPhase(
   c: { p: Prepared; f: FairnessPieces; x: Uint8Array; backend: SolverBackend; budget: Budget; phases: PhaseDiagnostics[] },
-  o: { bySlot: boolean; share: number; goals: SoftGoals },
+  o: { bySlot: boolean; share: number; goals: SoftGoals; master?: boolean },
 ): PackingOutcome | undefined {
+  const master = o.bySlot && o.master ? { master: { stallIterations: MASTER_STALL_ITERATIONS } } : {};
   const { p, f, x, backend, budget, phases } = c;
   const { bySlot } = o;
   const t = budget.now();
@@ -844,11 +857,17 @@ function packingPhase(
     bySlot,
     wishes: o.goals,
     staffing: true,
+    ...master,
   });
   if (!packed) return undefined;
   const kinds = bySlot ? `${packed.kinds} slot kinds of shifts` : `${packed.kinds} kinds of slot`;
   const staffed = packed.staffing ? `, ${packed.staffing.held} of ${packed.staffing.kinds} slot kinds fully staffed held` : '';
-  const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}${staffed}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}`;
+  const mip = packed.master
+    ? `; its columns as a MIP: ${packed.master.objective === null ? 'no solution' : round4(packed.master.objective)} in ${Math.round(packed.master.ms)} ms`
+    : packed.schedule
+      ? '; its solution is integral'
+      : '';
+  const text = `hours in shift lengths: the LP over ${packed.columns} configurations (${packed.types} kinds of volunteer, ${kinds}${staffed}), ${packed.rounds} rounds${packed.converged ? '' : ', stopped before it converged'}${mip}`;
   note(
     phases,
     'fairness_bound',
@@ -1054,6 +1073,7 @@ class LevelRunner {
         level.polish(s, bound);
         proven = level.proven(level.value(s, s.values), bound);
       }
+      if (!proven) proven = this.takePackingSchedule(level, held, bound);
       if (!proven && level.guidedWindowsOf && s.packingPairs) {
         const guide = s.packingPairs;
         proven = this.runGuidedWindows(level, held, biased, rowBounds, bound, (pass, size) => level.guidedWindowsOf!(s, guide, pass, bound, size));
@@ -1079,7 +1099,7 @@ class LevelRunner {
     }
     if (!proven && level.guideBeforeMip) {
       bound = level.guideBeforeMip(s, bound, this.backend);
-      proven = level.proven(level.value(s, s.values), bound);
+      proven = level.proven(level.value(s, s.values), bound) || this.takePackingSchedule(level, held, bound);
       const guide = s.packingPairs;
       if (!proven && guide) {
         const windows = guidedWindows(s.p, s.x, guide, level.windowsSize?.(s.p) ?? WINDOW_PAIRS, 0);
@@ -1222,6 +1242,31 @@ class LevelRunner {
       ms: s.budget.now() - started,
       note: text,
     });
+  }
+
+  /**
+   * The schedule the packing bound by slot's LP describes where that LP is integral
+   * (LevelState.packingSchedule, read once), taken as a MIP's would be (accept: it keeps the rules
+   * and every held level, and improves this one); the last fairness_bound phase's note says so.
+   * True when the level is then proven.
+   */
+  private takePackingSchedule(level: ObjectiveLevel, held: readonly ObjectiveLevel[], bound: number): boolean {
+    const { s } = this;
+    const schedule = s.packingSchedule;
+    delete s.packingSchedule;
+    if (!schedule) return false;
+    const before = level.value(s, s.values);
+    const taken = this.accept(
+      { status: 'feasible', values: columnValues(s.f, s.p, schedule), objective: null, bound: null, gap: null, ms: 0 },
+      level,
+      held,
+      'fairness_bound',
+    );
+    if (taken) {
+      const phase = s.phases.findLast((ph) => ph.name === 'fairness_bound');
+      if (phase) phase.note = `${phase.note ?? ''}; the schedule it describes taken: ${signedChange(before, level.value(s, s.values))}`;
+    }
+    return level.proven(level.value(s, s.values), bound);
   }
 
   /**

@@ -23,6 +23,7 @@
 // staffing's LP relaxation: where slots stay empty, a schedule cannot leave them anywhere it likes
 // (rules-festival-400x300, 6 of 824 empty: 26,487 -> 26,562).
 import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
+import { MipModel } from './mip-model.js';
 import type { Budget } from './budget.js';
 import { staffable, type Prepared } from './candidates.js';
 import { gcd, type FairnessPieces } from './formulate.js';
@@ -95,6 +96,13 @@ export interface PackingLimits {
    * empty slots anywhere; staffing held keeps them to few slot kinds, which concentrates hours.
    */
   staffing?: boolean;
+  /**
+   * With `bySlot`: where the last LP's solution is fractional, solve its columns as a MIP (whole
+   * numbers of each configuration, full_k 0 or 1; the restricted master: price-and-branch) from
+   * the schedule's own configurations, for PackingOutcome.schedule; at most this many LP
+   * iterations without a better solution (PhaseRequest.stallIterations).
+   */
+  master?: { stallIterations: number };
 }
 
 export interface PackingOutcome {
@@ -117,6 +125,17 @@ export interface PackingOutcome {
    * schedule that guides fairness's windows where no fairness LP runs (levels.ts guidedWindows).
    */
   pairs?: Float64Array;
+  /**
+   * By slot, where that solution is integral (a whole number of each configuration), or else
+   * where PackingLimits.master's MIP over its columns finds a solution better than the schedule
+   * bounded: the schedule it describes, each kind of volunteer's configurations handed to its
+   * volunteers in order (they can take the same shifts), every pair of a shift outside the LP's
+   * rows as in the schedule bounded. Whether it keeps the rules and the levels held is for the
+   * caller to check (LevelRunner.takePackingSchedule).
+   */
+  schedule?: Uint8Array;
+  /** Where PackingLimits.master's MIP ran: its objective (null: no solution) and time. */
+  master?: { objective: number | null; ms: number };
 }
 
 interface VolunteerKind {
@@ -243,6 +262,7 @@ export function packingBound(
   const typeIndex = new Map<string, number>();
   const types: VolunteerKind[] = [];
   const incumbent = new Map<string, { type: number; config: Configuration }>();
+  const incumbentCount = new Map<string, number>();
   const members: number[][] = [];
   const goals = limits.wishes;
   // The wishes' rows (previous, avoided, short, preferred: the levels this subproblem has).
@@ -300,6 +320,7 @@ export function packingBound(
     (members[t] ??= []).push(v);
     const ckey = configKey(t, config);
     if (!incumbent.has(ckey)) incumbent.set(ckey, { type: t, config });
+    incumbentCount.set(ckey, (incumbentCount.get(ckey) ?? 0) + 1);
   });
   // Rows of wishes only where every wishing volunteer's configurations say which shifts they hold.
   const wishRows = wishesPriced ? wishNames : [];
@@ -360,7 +381,9 @@ export function packingBound(
   const seen = new Set<string>();
   // What each LP column is, in the order added (full_k: undefined).
   const made: Array<{ t: number; config: Configuration } | undefined> = [];
+  const columnOf = new Map<string, number>();
   const column = (t: number, config: Configuration): LpColumn => {
+    columnOf.set(configKey(t, config), made.length);
     made.push({ t, config });
     const type = types[t]!;
     const rows: number[] = [];
@@ -401,12 +424,15 @@ export function packingBound(
   types.forEach((_, t) => first.push(column(t, { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) })));
   for (const [key, { type, config }] of incumbent) if (!seen.has(key)) first.push(column(type, config));
   // full_k: no cost; at most 1 already, as its row allows no more (a kind's slots taken are at most its headcount).
+  const fullColumn: number[] = [];
   for (let j = 0; j < S; j++) {
+    fullColumn.push(made.length);
     first.push({ cost: 0, rows: [staffBase + j, countRow], values: [-staffedDemand[j]!, 1] });
     made.push(undefined);
   }
 
   const lp: ColumnLp = backend.columnLp(rowLower, rowUpper, first);
+  const columns = [...first];
   const outcome: PackingOutcome = {
     bound: -Infinity,
     lp: null,
@@ -469,12 +495,37 @@ export function packingBound(
         break;
       }
       lp.addColumns(added);
+      columns.push(...added);
       outcome.columns += added.length;
     }
   } finally {
     lp.dispose();
   }
-  if (limits.bySlot && last) outcome.pairs = pairShares(p, last, made, members, types, kindOfShift);
+  if (limits.bySlot && last) {
+    outcome.pairs = pairShares(p, last, made, members, types, kindOfShift);
+    // Integral throughout, full_k too (else the schedule may staff fewer slot kinds than held).
+    const whole = fullColumn.every((j) => Math.abs(last[j]! - Math.round(last[j]!)) <= 1e-6);
+    let schedule = whole ? integralSchedule(p, x, last, made, members, kindOfShift) : undefined;
+    if (!schedule && limits.master && !budget.expired()) {
+      // The schedule's own configurations are columns: it is the master MIP's start.
+      const start = new Float64Array(columns.length);
+      for (const [key, n] of incumbentCount) start[columnOf.get(key)!] = n;
+      if (S > 0) {
+        const taken = new Float64Array(K);
+        columns.forEach((c, j) => {
+          for (let i = 0; i < c.rows.length; i++) if (c.rows[i]! < K) taken[c.rows[i]!]! += start[j]! * c.values[i]!;
+        });
+        staffed.forEach((k, j) => {
+          const col = fullColumn[j]!;
+          start[col] = taken[k]! >= staffedDemand[j]! ? 1 : 0;
+        });
+      }
+      const solved = masterMip(backend, columns, rowLower, rowUpper, start, budget, limits.master.stallIterations);
+      outcome.master = { objective: solved.objective, ms: solved.ms };
+      if (solved.values) schedule = integralSchedule(p, x, solved.values, made, members, kindOfShift);
+    }
+    if (schedule) outcome.schedule = schedule;
+  }
   return Number.isFinite(outcome.bound) ? outcome : undefined;
 }
 
@@ -509,6 +560,83 @@ function pairShares(
       }
   });
   return out;
+}
+
+/**
+ * The LP's columns as a MIP (every column a whole number; full_k at most 1 by its row), from
+ * `start`, within `budget` and at most `stall` LP iterations without a better solution.
+ */
+function masterMip(
+  backend: SolverBackend,
+  columns: readonly LpColumn[],
+  rowLower: Float64Array,
+  rowUpper: Float64Array,
+  start: Float64Array,
+  budget: Budget,
+  stall: number,
+): { values?: Float64Array; objective: number | null; ms: number } {
+  const model = new MipModel();
+  const costs = new Float64Array(columns.length);
+  const byRow: Array<{ cols: number[]; coefs: number[] }> = Array.from({ length: rowLower.length }, () => ({ cols: [], coefs: [] }));
+  columns.forEach((c, j) => {
+    model.addCol(`c${j}`, 0, Infinity, true);
+    costs[j] = c.cost;
+    c.rows.forEach((r, i) => {
+      byRow[r]!.cols.push(j);
+      byRow[r]!.coefs.push(c.values[i]!);
+    });
+  });
+  byRow.forEach(({ cols, coefs }, r) => model.addRow(`r${r}`, rowLower[r]!, rowUpper[r]!, cols, coefs));
+  const session = backend.open(model);
+  try {
+    const outcome = session.solve({
+      objective: { sense: 'min', costs },
+      rowBounds: new Map(),
+      start,
+      budget,
+      absGap: 1e-6,
+      relGap: 1e-4,
+      stallIterations: stall,
+    });
+    const ok = outcome.values && (outcome.status === 'optimal' || outcome.status === 'feasible' || outcome.status === 'timedout');
+    return { ...(ok ? { values: outcome.values! } : {}), objective: ok ? outcome.objective : null, ms: outcome.ms };
+  } finally {
+    session.dispose();
+  }
+}
+
+/**
+ * By slot, an LP solution over configurations that is integral as the schedule it describes
+ * (PackingOutcome.schedule); undefined where some configuration's weight is fractional, or a
+ * kind's weights do not sum to its volunteers.
+ */
+function integralSchedule(
+  p: Prepared,
+  x: ArrayLike<number>,
+  values: Float64Array,
+  made: ReadonlyArray<{ t: number; config: Configuration } | undefined>,
+  members: readonly number[][],
+  kindOfShift: Int32Array,
+): Uint8Array | undefined {
+  const out = Uint8Array.from(x);
+  // Every pair of a volunteer of some kind, on a shift the LP has a row for, is the LP's to say.
+  for (const vs of members) for (const v of vs) for (const pair of p.byVolunteer[v]!) if (kindOfShift[p.candShift[pair]!]! >= 0) out[pair] = 0;
+  const next = members.map(() => 0);
+  for (let j = 0; j < values.length; j++) {
+    const m = made[j];
+    if (!m) continue;
+    const weight = Math.round(values[j]!);
+    if (Math.abs(values[j]! - weight) > 1e-6) return undefined;
+    for (let copy = 0; copy < weight; copy++) {
+      const v = members[m.t]![next[m.t]!++];
+      if (v === undefined) return undefined;
+      for (const pair of p.byVolunteer[v]!) {
+        const k = kindOfShift[p.candShift[pair]!]!;
+        if (k >= 0 && m.config.counts[k]! > 0) out[pair] = 1;
+      }
+    }
+  }
+  return next.every((n, t) => n === members[t]!.length) ? out : undefined;
 }
 
 /** What pricing one kind of volunteer gives: the least of cost - worth over its configurations, the configurations to add (counts per slot kind), and the work done. */

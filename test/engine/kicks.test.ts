@@ -47,6 +47,11 @@ function expectKept(p: Prepared, goals: SoftGoals, x: Uint8Array, kicked: Uint8A
   expect(shortfall(p, goals, kicked)).to.be.at.most(shortfall(p, goals, x) + 1e-6);
 }
 
+type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+type Sub = { group: string; phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> };
+/** A subproblem's phases of fairness, in order. */
+const fairnessPhases = (sub: Sub): string[] => sub.phases.map((p) => p.name).filter((n) => n === 'balance' || n.startsWith('fairness'));
+
 describe('engine: fairness kicks (iterated local search where no fairness MIP follows, and briefly before one)', function () {
   this.timeout(120_000);
   const tiny = tinyRequests(8, 8, { rules: true, wishes: true });
@@ -80,46 +85,66 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     );
   });
 
-  it('before the fairness LP and MIP, on a subproblem without wishes: festival-50x30’s “gate” is proven by a kick, the others by the window the packing bound by slot guides, with no fairness LP or MIP', async () => {
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
-    type Level = { name: string; value: number; bound: number; proven: boolean };
-    type Sub = { group: string; phases: Phase[]; levels: Level[] };
+  it('before the fairness LP and MIP, on a subproblem without wishes: festival-50x30’s “gate” is proven by a kick, “stage” by the schedule of the packing bound by slot’s integral LP, “bar” by the window it guides, with no fairness LP or MIP', async () => {
     const request = generatedInstance('festival-50x30')!.request;
     const { result } = await solve(request, { debug: 'true' });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     const subs = result.diagnostics.subproblems as Sub[];
-    const names = (sub: Sub): string[] => sub.phases.map((p) => p.name).filter((n) => n === 'balance' || n.startsWith('fairness'));
     const gate = subs.find((s) => s.group === 'gate')!;
     // Local search stops at 730 against the packing bound 726; one round of kicks reaches it: no fairness LP or MIP.
-    expect(names(gate)).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks']);
+    expect(fairnessPhases(gate)).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks']);
     const gateKicks = gate.phases.find((p) => p.name === 'fairness_kicks')!;
     expect([gateKicks.status, gateKicks.note]).to.deep.equal(['optimal', '1 rounds of 20 random moves, each followed by the local search: -4']);
     expect(gate.levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
     // The kicks leave "bar" at 1,300 and "stage" at 842 (bounds 1,298 and 836), where the fairness
-    // MIP took 100-400 ms; the window of the pairs where the packing bound by slot's LP and the
-    // schedule disagree (one window: all of them) reaches each bound in tens of ms.
+    // MIP took 100-400 ms. Stage's LP by slot is integral, staffing's full_k too: the schedule it
+    // describes is the bound. Bar's staffs a slot kind less (its full_k fractional), and its
+    // columns as a MIP give back 1,300; the window of the pairs where that LP and the schedule
+    // disagree (one window: all of them) reaches the bound in tens of ms.
     for (const [group, from, to] of [
       ['bar', 1300, 1298],
       ['stage', 842, 836],
     ] as const) {
       const sub = subs.find((s) => s.group === group)!;
-      expect(names(sub), group).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_bound', 'fairness_lns']);
-      // At most PRE_MIP_KICKS.rounds, ended by PRE_MIP_KICKS.idle rounds without gain here.
       const kicks = sub.phases.find((p) => p.name === 'fairness_kicks')!;
+      // At most PRE_MIP_KICKS.rounds, ended by PRE_MIP_KICKS.idle rounds without gain here.
       const rounds = Number(/^(\d+) rounds/.exec(kicks.note!)![1]);
       expect(rounds).to.be.within(PRE_MIP_KICKS.idle, PRE_MIP_KICKS.rounds);
       expect(kicks.objective).to.be.closeTo(from, 0.01);
       const bySlot = sub.phases.filter((p) => p.name === 'fairness_bound')[1]!;
       expect(bySlot.note).to.match(/slot kinds of shifts/);
-      const guided = sub.phases.find((p) => p.name === 'fairness_lns')!;
-      expect(guided.note).to.match(
-        /^1 windows of at most 400 of the candidate pairs where the packing bound's LP and the schedule disagree re-solved with the rest fixed, \d+ passes: -\d/,
-      );
-      expect(guided.objective).to.be.closeTo(to, 0.01);
-      expect(sub.levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
+      if (group === 'stage') {
+        expect(fairnessPhases(sub), group).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_bound']);
+        expect(bySlot.note).to.match(/; its solution is integral; the schedule it describes taken: -6$/);
+      } else {
+        expect(fairnessPhases(sub), group).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_bound', 'fairness_lns']);
+        expect(bySlot.note).to.match(/; its columns as a MIP: 1300 in \d+ ms$/);
+        const guided = sub.phases.find((p) => p.name === 'fairness_lns')!;
+        expect(guided.note).to.match(
+          /^1 windows of at most 400 of the candidate pairs where the packing bound's LP and the schedule disagree re-solved with the rest fixed, \d+ passes: -\d/,
+        );
+      }
+      const fairness = sub.levels.find((l) => l.name === 'fairness')!;
+      expect(fairness.value).to.be.closeTo(to, 0.01);
+      expect(fairness.proven).to.equal(true);
     }
     // CBC's proven optimum (BENCHMARKS.md): the kicks change the path, not the answer.
     expect(result.summary.sum_squared_hours).to.equal(2860);
+  });
+
+  it('before the fairness LP and MIP: festival-400x300’s “bar” is proven by its packing bound by slot’s columns as a MIP (price and branch), with no fairness LP or MIP', async () => {
+    const request = generatedInstance('festival-400x300')!.request;
+    const { result } = await solve(request, { debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const bar = (result.diagnostics.subproblems as Sub[]).find((s) => s.group === 'bar')!;
+    // The kicks leave 4,729 against the bound 4,719; the fairness MIP stopped there after 0.5 s.
+    // The LP by slot is fractional; its 382 columns as a MIP reach 4,719.
+    expect(fairnessPhases(bar)).to.deep.equal(['balance', 'fairness_bound', 'fairness_kicks', 'fairness_bound']);
+    const bySlot = bar.phases.filter((p) => p.name === 'fairness_bound')[1]!;
+    expect(bySlot.note).to.match(/; its columns as a MIP: 4719 in \d+ ms; the schedule it describes taken: -10$/);
+    const fairness = bar.levels.find((l) => l.name === 'fairness')!;
+    expect([fairness.bound, fairness.proven]).to.deep.equal([4719, true]);
+    expect(fairness.value).to.be.closeTo(4719, 0.01);
   });
 
   it('not before the fairness MIP where wishes are kept: wishes-festival-150x100 goes from its bound to its fairness LP', async () => {
