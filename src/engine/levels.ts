@@ -738,7 +738,9 @@ export const fairnessLevel: ObjectiveLevel = {
   guideBeforeMip: (s, bound, backend) => {
     // Not where wishes are kept, as the kicks before the MIP (measured only without them).
     if (wishesToKeep(s.f.wishes.goals)) return bound;
-    const packed = packingPhase({ ...s, backend }, { bySlot: true, share: PACKING_SHARE, goals: s.f.wishes.goals, master: true });
+    // Over the column limit no fairness LP or MIP follows: the bound may take more of the time.
+    const share = s.f.model.numCols > MAX_FAIRNESS_SOLVER_COLS ? LOCAL_PACKING_SHARE : PACKING_SHARE;
+    const packed = packingPhase({ ...s, backend }, { bySlot: true, share, goals: s.f.wishes.goals, master: true });
     if (!packed) return bound;
     keepGuide(s, packed);
     return Math.max(bound, packed.bound);
@@ -1071,6 +1073,12 @@ class LevelRunner {
       note(s.phases, level.lpPhase, 'skipped', null, bound, 0, text);
       if (level.polish) {
         level.polish(s, bound);
+        proven = level.proven(level.value(s, s.values), bound);
+      }
+      // A model over the level's column limit (not a joined subproblem, whose bound by slot ran in
+      // sharpen): the bound by slot and its schedule, as before a MIP.
+      if (!proven && s.localRefinement === undefined && level.guideBeforeMip) {
+        bound = level.guideBeforeMip(s, bound, this.backend);
         proven = level.proven(level.value(s, s.values), bound);
       }
       if (!proven) proven = this.takePackingSchedule(level, held, bound);

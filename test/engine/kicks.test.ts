@@ -147,6 +147,27 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     expect(fairness.value).to.be.closeTo(4719, 0.01);
   });
 
+  it('over the fairness column limit (no fairness LP or MIP): festival-2500x1200’s large groups are proven by the packing bound by slot’s schedule, every group proven', async () => {
+    const request = generatedInstance('festival-2500x1200')!.request;
+    const { result } = await solve(request, { debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    expect(result.diagnostics.time_limited).to.equal(false);
+    const subs = result.diagnostics.subproblems as Sub[];
+    // Before, the groups over 10,000 columns stopped at the local search within 0.5% of the bound
+    // by kind (three of them unproven, 76,335 in all); the bound by slot and the schedule it
+    // describes (its LP integral, or its columns as a MIP) prove each.
+    const large = subs.filter((sub) => sub.phases.some((p) => p.name === 'fairness_lp' && p.status === 'skipped' && /over 10000/.test(p.note ?? '')));
+    expect(large.length).to.be.at.least(3);
+    let taken = 0;
+    for (const sub of large) {
+      const bySlot = sub.phases.filter((p) => p.name === 'fairness_bound' && /slot kinds of shifts/.test(p.note ?? ''));
+      if (bySlot.some((p) => /; the schedule it describes taken: -\d/.test(p.note!))) taken++;
+    }
+    expect(taken).to.be.at.least(3);
+    for (const sub of subs) expect(sub.levels.find((l) => l.name === 'fairness')!.proven, sub.group).to.equal(true);
+    expect(result.summary.sum_squared_hours).to.equal(76293);
+  });
+
   it('not before the fairness MIP where wishes are kept: wishes-festival-150x100 goes from its bound to its fairness LP', async () => {
     type Phase = { name: string };
     const { result } = await solve(generatedInstance('wishes-festival-150x100')!.request, { debug: 'true' });
