@@ -247,7 +247,7 @@ export interface LevelState {
   localRefinement?: string;
   /** The packing bound by slot's last LP solution read as candidate pairs (PackingOutcome.pairs): the guide of fairness's windows (where no fairness LP runs, and the one before its LP and MIP). */
   packingPairs?: Float64Array;
-  /** Where that solution is integral, the schedule it describes (PackingOutcome.schedule), until LevelRunner.takePackingSchedule reads it. */
+  /** Where that solution is integral, or its columns as a MIP gave a better one: the schedule it describes (PackingOutcome.schedule), until LevelRunner.takePackingSchedule reads it. */
   packingSchedule?: Uint8Array;
 }
 
@@ -801,7 +801,7 @@ export const fairnessLevel: ObjectiveLevel = {
     }),
 };
 
-/** The packing bound by slot's guide (its LP read as pairs) and, where that LP is integral, its schedule, for the level's runner. */
+/** The packing bound by slot's guide (its LP read as pairs) and its schedule where it gave one (PackingOutcome.schedule), for the level's runner. */
 function keepGuide(s: LevelState, packed: PackingOutcome): void {
   if (packed.pairs) s.packingPairs = packed.pairs;
   if (packed.schedule) s.packingSchedule = packed.schedule;
@@ -1253,8 +1253,8 @@ class LevelRunner {
   }
 
   /**
-   * The schedule the packing bound by slot's LP describes where that LP is integral
-   * (LevelState.packingSchedule, read once), taken as a MIP's would be (accept: it keeps the rules
+   * The schedule the packing bound by slot gave (LevelState.packingSchedule, read once: its LP's
+   * where integral, else its columns' as a MIP), taken as a MIP's would be (accept: it keeps the rules
    * and every held level, and improves this one); the last fairness_bound phase's note says so.
    * True when the level is then proven.
    */
