@@ -145,6 +145,18 @@ export const FAIRNESS_WINDOW_PAIRS = 400;
  * at any, in 185 ms at 2,000 (the call 783 ms against 475 ms), as fast as without it at 300.
  */
 export const GUIDED_STALL_ITERATIONS = 300;
+/**
+ * Where wishes are kept, the packing bound by slot and its schedule before the fairness LP and MIP
+ * (ObjectiveLevel.guideBeforeMip) run only on subproblems of at most this many candidate pairs.
+ * Each wishing volunteer is a kind of volunteer of their own there, so the LP grows with the
+ * subproblem. Measured at 10 s (two calls a side, twelfth session): wishes-festival-150x100's
+ * four groups (all under it) 11,288 -> 11,282 in 1.6-2.2 s instead of 3.0-3.2 s, three of them
+ * proven by the MIP over the columns (-6 to -52); on wishes-festival-400x300's larger groups,
+ * with no limit, the MIP over the columns gave back the schedule itself on every group, and on
+ * "bar" the bound stopped unconverged after 447 ms the fairness MIP then lacked (34,103 ->
+ * 34,165-34,217). The other wish instances gave the same schedules or within one call's spread.
+ */
+export const WISH_GUIDE_MAX_PAIRS = 2000;
 /** The packing bound by slot's MIP over its columns (PackingLimits.master) stops after this many LP iterations without a better solution. */
 export const MASTER_STALL_ITERATIONS = 1000;
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -736,8 +748,8 @@ export const fairnessLevel: ObjectiveLevel = {
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
   windowsKeepFull: true,
   guideBeforeMip: (s, bound, backend) => {
-    // Not where wishes are kept, as the kicks before the MIP (measured only without them).
-    if (wishesToKeep(s.f.wishes.goals)) return bound;
+    // Where wishes are kept, only on subproblems small enough (WISH_GUIDE_MAX_PAIRS).
+    if (wishesToKeep(s.f.wishes.goals) && s.p.candShift.length > WISH_GUIDE_MAX_PAIRS) return bound;
     // Over the column limit no fairness LP or MIP follows: the bound may take more of the time.
     const share = s.f.model.numCols > MAX_FAIRNESS_SOLVER_COLS ? LOCAL_PACKING_SHARE : PACKING_SHARE;
     const packed = packingPhase({ ...s, backend }, { bySlot: true, share, goals: s.f.wishes.goals, master: true });
