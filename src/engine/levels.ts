@@ -159,6 +159,7 @@ export const GUIDED_STALL_ITERATIONS = 300;
 export const WISH_GUIDE_MAX_PAIRS = 2000;
 /** The packing bound by slot's MIP over its columns (PackingLimits.master) stops after this many LP iterations without a better solution. */
 export const MASTER_STALL_ITERATIONS = 1000;
+/** To 4 decimals, as the diagnostics give values and bounds. */
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 /**
  * The windows of a level of wishes (phases avoided_lns, short_lns, preferred_lns; wishWindows)
@@ -861,7 +862,7 @@ function packingPhase(
   c: { p: Prepared; f: FairnessPieces; x: Uint8Array; backend: SolverBackend; budget: Budget; phases: PhaseDiagnostics[] },
   o: { bySlot: boolean; share: number; goals: SoftGoals; master?: boolean },
 ): PackingOutcome | undefined {
-  const master = o.bySlot && o.master ? { master: { stallIterations: MASTER_STALL_ITERATIONS } } : {};
+  const master = o.master ? { master: { stallIterations: MASTER_STALL_ITERATIONS } } : {};
   const { p, f, x, backend, budget, phases } = c;
   const { bySlot } = o;
   const t = budget.now();
@@ -897,9 +898,8 @@ function packingPhase(
 
 /** A level as the diagnostics give it: value and bound to 4 decimals, the gap |value - bound| / max(1, |value|). */
 export function levelRecord(name: LevelDiagnostics['name'], value: number, bound: number, proven: boolean, priority?: number): LevelDiagnostics {
-  const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
   const gap = Math.abs(value - bound) / Math.max(1, Math.abs(value));
-  return { name, ...(priority !== undefined ? { priority } : {}), value: r4(value), bound: r4(bound), gap: r4(gap), proven };
+  return { name, ...(priority !== undefined ? { priority } : {}), value: round4(value), bound: round4(bound), gap: round4(gap), proven };
 }
 
 /**

@@ -68,6 +68,13 @@ function subproblemsOf(request: Json, result: Json): Array<{ p: ReturnType<typeo
   });
 }
 
+/** Each volunteer's load (hours) priced by their pieces, summed: what the packing bound's LP prices. */
+function pricedLoads(f: ReturnType<typeof formulate>, load: Float64Array): number {
+  let priced = 0;
+  f.pieces.forEach(({ breakpoints }, v) => breakpoints.length >= 2 && (priced += piecesValue(breakpoints, load[v]!)));
+  return priced;
+}
+
 /**
  * The LP by slot read as pairs (PackingOutcome.pairs) is a fractional schedule within the LP's
  * rows: each value in [0, 1], each slot kind's at most its open slots, each class's at least what
@@ -91,8 +98,7 @@ function checkPairs(p: ReturnType<typeof prepare>, f: ReturnType<typeof formulat
   byClass.forEach((taken, c) => expect(taken).to.be.at.least(filled[c]! - 1e-6));
   const load = Float64Array.from(p.lockedHours);
   pairs.forEach((y, pair) => (load[p.candVolunteer[pair]!]! += y * p.sub.shifts[p.candShift[pair]!]!.hours));
-  let priced = 0;
-  f.pieces.forEach(({ breakpoints }, v) => breakpoints.length >= 2 && (priced += piecesValue(breakpoints, load[v]!)));
+  const priced = pricedLoads(f, load);
   expect(priced, JSON.stringify({ priced, lp })).to.be.at.most(lp + 1e-6 * Math.max(1, lp));
 }
 
@@ -123,8 +129,7 @@ function checkLpSchedule(
     load[p.candVolunteer[pair]!]! += y * p.sub.shifts[s]!.hours;
   });
   taken.forEach((n, s) => expect(n, `shift ${s}`).to.be.closeTo(fromPairs[s]!, 1e-6));
-  let priced = 0;
-  f.pieces.forEach(({ breakpoints }, v) => breakpoints.length >= 2 && (priced += piecesValue(breakpoints, load[v]!)));
+  const priced = pricedLoads(f, load);
   expect(priced, JSON.stringify({ priced, lp })).to.be.closeTo(lp, 1e-6 * Math.max(1, lp));
 }
 
