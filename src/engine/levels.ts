@@ -191,6 +191,14 @@ export function staffingWindowPairs(p: Prepared): number {
  * staffed shifts stay as they were, within one.
  */
 export const STAFFING_WINDOWS_SHARE = 0.7;
+/**
+ * Staffing's windows also end after this many in a row that gain nothing (LevelRunner.windows,
+ * ObjectiveLevel.windowsStall): the contract's stall window for a level with no MIP. On the
+ * large joined subproblems a pass is 20-43 windows of 2,000 pairs, and two idle passes took most
+ * of the time while the gains came first: rules-festival-400x300 +2 at its first window of 43
+ * (5.3 s in all), Curtois 12 none in 23, the scarce festivals at their first or second.
+ */
+export const STAFFING_WINDOWS_STALL = 10;
 export const FAIRNESS_WINDOW_HEADS = 3;
 export const FAIRNESS_WINDOWS_PER_PASS = 6;
 export const FAIRNESS_LNS_GAP = 0.005;
@@ -370,6 +378,8 @@ export interface ObjectiveLevel {
   rinsStallIterations?: number;
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
+  /** The windows (the level's own, not guided ones) also end after this many in a row that gain nothing. */
+  windowsStall?: number;
   /**
    * The windows run before the MIP, within this share of the time left, where the level is still
    * unproven after its LP (finished) and RINS; the MIP follows only if they leave it unproven
@@ -517,6 +527,7 @@ export const staffingLevel: ObjectiveLevel = {
   windowsPhase: 'staffing_lns',
   windowsSize: staffingWindowPairs,
   windowsShare: STAFFING_WINDOWS_SHARE,
+  windowsStall: STAFFING_WINDOWS_STALL,
   localWindows: true,
   refines: true,
   beforeWishes: true,
@@ -1225,14 +1236,16 @@ class LevelRunner {
     let solves = 0;
     let passes = 0;
     // Passes alternate between windows of volunteers and windows of time; two passes in a row
-    // that gain nothing (one of each) end the search.
+    // that gain nothing (one of each) end the search, as do the level's windowsStall windows in a row.
     let idle = 0;
-    while (idle < 2 && !budget.expired()) {
+    const stall = guided ? Infinity : (level.windowsStall ?? Infinity);
+    let idleWindows = 0;
+    while (idle < 2 && idleWindows < stall && !budget.expired()) {
       let gained = false;
       const windows = passes === 0 ? first : windowsOf(passes);
       passes++;
       for (const inWindow of windows) {
-        if (budget.expired() || level.proven(level.value(s, s.values), bound)) break;
+        if (budget.expired() || idleWindows >= stall || level.proven(level.value(s, s.values), bound)) break;
         // Pairs outside the window stay as they are; every other column (staffing, fairness pieces,
         // locks) stays free, but for the slot kinds fully staffed that the level keeps so.
         const values = this.restrict(s.values);
@@ -1242,7 +1255,9 @@ class LevelRunner {
         try {
           const outcome = session.solve({ ...fixed.request, stallIterations: guided?.stall ?? STALL_ITERATIONS, budget, start: fixed.start });
           solves++;
-          if (this.accept(fixed.expand(outcome), level, held, level.windowsPhase)) gained = true;
+          const better = this.accept(fixed.expand(outcome), level, held, level.windowsPhase);
+          gained ||= better;
+          idleWindows = better ? 0 : idleWindows + 1;
         } finally {
           session.dispose();
         }

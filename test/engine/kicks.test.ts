@@ -15,7 +15,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { generatedInstance } from '../../bench/generate.js';
 import { levelsOfResult, tinyRequests } from '../helpers/exhaustive.js';
-import { PRE_MIP_KICKS } from '../../src/engine/levels.js';
+import { PRE_MIP_KICKS, STAFFING_WINDOWS_STALL } from '../../src/engine/levels.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { solve } from '../helpers/engine.js';
 
@@ -237,6 +237,9 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     expect(fairness.value / fairness.bound - 1).to.be.below(0.005);
     const staffingWindows = sub!.phases.find((p) => p.name === 'staffing_lns')!;
     expect(staffingWindows.note).to.match(/: \+2$/);
+    // The +2 comes in the first window; then STAFFING_WINDOWS_STALL windows that gain nothing end
+    // the search (two idle passes took 42 more, 5.3 s, with nothing found).
+    expect(Number(/^(\d+) windows/.exec(staffingWindows.note!)![1])).to.equal(1 + STAFFING_WINDOWS_STALL);
     expect(sub!.levels.find((l) => l.name === 'staffing')!.value).to.equal(339);
     const coverage = sub!.levels.filter((l) => l.name === 'coverage').reduce((t, l) => t + l.value, 0);
     // New assignments fill what coverage proved (the locks fill the rest).
