@@ -193,10 +193,12 @@ export function staffingWindowPairs(p: Prepared): number {
 export const STAFFING_WINDOWS_SHARE = 0.7;
 /**
  * Staffing's windows also end after this many in a row that gain nothing (LevelRunner.windows,
- * ObjectiveLevel.windowsStall): the contract's stall window for a level with no MIP. On the
- * large joined subproblems a pass is 20-43 windows of 2,000 pairs, and two idle passes took most
- * of the time while the gains came first: rules-festival-400x300 +2 at its first window of 43
- * (5.3 s in all), Curtois 12 none in 23, the scarce festivals at their first or second.
+ * ObjectiveLevel.windowsStall): the contract's stall window, counted in windows (not seconds, so
+ * the same request stops at the same window on any machine). On the large joined subproblems a
+ * pass is 20-43 windows of 2,000 pairs, and two idle passes took most of the time while the
+ * gains came first (thirteenth session, 10 s): rules-festival-400x300 +2 at its first window of
+ * 43 (5.3 s in all; now 11 windows, 1.4 s, and fairness gets the rest), Curtois 12 none in 23,
+ * the scarce festivals at their first or second.
  */
 export const STAFFING_WINDOWS_STALL = 10;
 export const FAIRNESS_WINDOW_HEADS = 3;
