@@ -139,7 +139,7 @@ export class LocalState {
  * their shifts s', which C takes by giving up s'', and so on, until someone takes the last one
  * outright. Each chain fills one more slot. Depth and the nodes tried per slot are capped.
  */
-export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxDepth = 6, maxNodes = 5000): Uint8Array {
+export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxDepth = 6, maxNodes = 5000, search: ChainSearch = augment): Uint8Array {
   const st = new LocalState(p, x);
   const visited: Visited = { mark: new Int32Array(p.sub.volunteers.length), chain: 0 };
   const fill = (state: LocalState, nodes: number): void => {
@@ -150,7 +150,7 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxD
         while (state.filled[s]! < p.demand[s]!) {
           const budget = { nodes: pass === 0 ? nodes : Math.min(nodes, LATER_PASS_NODES) };
           visited.chain++;
-          if (!augment(state, s, maxDepth, visited, budget)) break;
+          if (!search(state, s, maxDepth, visited, budget)) break;
           improved = true;
         }
       }
@@ -244,39 +244,71 @@ function oneForTwo(st: LocalState, budget: Budget): boolean {
 }
 
 /** The volunteers a chain has moved already: mark[v] === chain (one number per chain, so nothing is cleared). */
-interface Visited {
+export interface Visited {
   mark: Int32Array;
   chain: number;
 }
 
-function augment(st: LocalState, s: number, depth: number, visited: Visited, budget: { nodes: number }): boolean {
+/** One augmenting chain's search from open slot kind `s` (chainSearch): true when it filled a slot. */
+export type ChainSearch = (st: LocalState, s: number, depth: number, visited: Visited, budget: { nodes: number }) => boolean;
+
+/**
+ * The augmenting chain's search: B takes slot kind s by giving up old, and the search goes on
+ * from old's slot kind, `depth` links at most. With `directLastLink` (the engine's), the last
+ * link is found without the move made and undone: someone takes old's slot kind outright. Not B,
+ * who could not hold both (the first loop found pair out of B's reach beside old, and the rules
+ * read the two the same way round); anyone else's answer the move does not change. So it finds
+ * the taker the move-then-search order finds (without it: the tests' reference), in half the
+ * time on scarce rosters, where most links searched are last ones.
+ */
+export function chainSearch(directLastLink: boolean): ChainSearch {
+  const search: ChainSearch = (st, s, depth, visited, budget) => {
+    const { p } = st;
+    for (const pair of p.byShift[s]!) {
+      if (st.canTake(pair)) {
+        st.assign(pair);
+        return true;
+      }
+    }
+    if (depth === 0) return false;
+    for (const pair of p.byShift[s]!) {
+      const b = p.candVolunteer[pair]!;
+      if (st.x[pair] || visited.mark[b] === visited.chain) continue;
+      // What B could give up: the one shift conflicting with s, or (none conflicting) any, for hours or the day's count.
+      const clash = st.clashing(pair);
+      const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
+      for (const old of give) {
+        if (--budget.nodes < 0) return false;
+        if (!st.canTake(pair, old)) continue;
+        if (directLastLink && depth === 1) {
+          const taker = outrightTaker(st, p.candShift[old]!, b);
+          if (taker < 0) continue;
+          st.unassign(old);
+          st.assign(pair);
+          st.assign(taker);
+          return true;
+        }
+        st.unassign(old);
+        st.assign(pair);
+        visited.mark[b] = visited.chain;
+        if (search(st, p.candShift[old]!, depth - 1, visited, budget)) return true;
+        visited.mark[b] = 0;
+        st.unassign(pair);
+        st.assign(old);
+      }
+    }
+    return false;
+  };
+  return search;
+}
+
+const augment = chainSearch(true);
+
+/** The first candidate pair of slot kind `s`, not volunteer `but`'s, whose volunteer can take it as the schedule stands; -1 if none. */
+function outrightTaker(st: LocalState, s: number, but: number): number {
   const { p } = st;
-  for (const pair of p.byShift[s]!) {
-    if (st.canTake(pair)) {
-      st.assign(pair);
-      return true;
-    }
-  }
-  if (depth === 0) return false;
-  for (const pair of p.byShift[s]!) {
-    const b = p.candVolunteer[pair]!;
-    if (st.x[pair] || visited.mark[b] === visited.chain) continue;
-    // What B could give up: the one shift conflicting with s, or (none conflicting) any, for hours or the day's count.
-    const clash = st.clashing(pair);
-    const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
-    for (const old of give) {
-      if (--budget.nodes < 0) return false;
-      if (!st.canTake(pair, old)) continue;
-      st.unassign(old);
-      st.assign(pair);
-      visited.mark[b] = visited.chain;
-      if (augment(st, p.candShift[old]!, depth - 1, visited, budget)) return true;
-      visited.mark[b] = 0;
-      st.unassign(pair);
-      st.assign(old);
-    }
-  }
-  return false;
+  for (const pair of p.byShift[s]!) if (p.candVolunteer[pair] !== but && st.canTake(pair)) return pair;
+  return -1;
 }
 
 /**
