@@ -9,7 +9,7 @@ import { HOURS_EPS } from '../rules/hours.js';
 import { conflictsWithRest, restMs } from '../rules/spacing.js';
 import type { Roster } from '../rules/roster.js';
 import type { Budget } from './budget.js';
-import { placementOf, type Prepared } from './candidates.js';
+import { pairAt, placementOf, type Prepared } from './candidates.js';
 import { rosterOf } from './greedy.js';
 import { SHORT_EPS, type SoftGoals, type moveKeepsWishes } from './soft-goals.js';
 import type { SubShift } from './subproblem.js';
@@ -392,10 +392,6 @@ export function improveFairness(
   const st = new LocalState(p, x);
   const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
   const keeps = (out: number[], into: number[]): boolean => !keep || keep.moveKeepsWishes(p, keep.goals, out, into, newLoad);
-  const nS = p.sub.shifts.length;
-  // Pair of (volunteer, shift), or -1: an O(1) lookup for swaps.
-  const pairOf = new Map<number, number>();
-  for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
   for (let pass = 0; pass < maxPasses && !budget.expired(); pass++) {
     let improved = false;
     // Transfers.
@@ -439,8 +435,8 @@ export function improveFairness(
             const d = h1 - h2;
             if (!(d > EPS && st.load(b) + d < st.load(a) - EPS)) continue;
             const s2 = p.candShift[bPair]!;
-            const aPairForS2 = pairOf.get(a * nS + s2);
-            if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
+            const aPairForS2 = pairAt(p, a, s2);
+            if (aPairForS2 < 0 || st.x[aPairForS2]) continue;
             // Each can hold their new shift once they give up the old one (two volunteers: the checks are independent).
             if (st.canTake(aPairForS2, aPair) && st.canTake(bPairForS1, bPair) && keeps([aPair, bPair], [aPairForS2, bPairForS1])) {
               st.move([aPair, bPair], [aPairForS2, bPairForS1]);
@@ -643,8 +639,6 @@ function betterForWishes(d: WishDelta, eps: number): boolean {
 export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budget: Budget, maxPasses = 20): Uint8Array {
   const st = new LocalState(p, x);
   const nS = p.sub.shifts.length;
-  const pairOf = new Map<number, number>();
-  for (let pair = 0; pair < p.candShift.length; pair++) pairOf.set(p.candVolunteer[pair]! * nS + p.candShift[pair]!, pair);
   const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
   const short = (v: number, load: number): number => Math.max(0, goals.wanted[v]! - load);
   /** The change of giving up `out` and taking `into` (pairs of at most two volunteers). */
@@ -692,8 +686,8 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
           const b = p.candVolunteer[bPairForS1]!;
           if (b === a || st.x[bPairForS1]) continue;
           for (const bPair of st.assignedPairs(b)) {
-            const aPairForS2 = pairOf.get(a * nS + p.candShift[bPair]!);
-            if (aPairForS2 === undefined || st.x[aPairForS2]) continue;
+            const aPairForS2 = pairAt(p, a, p.candShift[bPair]!);
+            if (aPairForS2 < 0 || st.x[aPairForS2]) continue;
             if (!betterForWishes(delta([aPair, bPair], [aPairForS2, bPairForS1]), SHORT_EPS)) continue;
             if (!st.canTake(aPairForS2, aPair) || !st.canTake(bPairForS1, bPair)) continue;
             st.move([aPair, bPair], [aPairForS2, bPairForS1]);

@@ -6,7 +6,7 @@
 // and what the move must keep (headcounts, coverage per priority).
 import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
-import { prepare, type Prepared } from '../../src/engine/candidates.js';
+import { pairAt, prepare, type Prepared } from '../../src/engine/candidates.js';
 import { checkAssignment } from '../../src/engine/greedy.js';
 import { chainSearch, improveCoverage, improveFairness, improveStaffing } from '../../src/engine/local-search.js';
 import { moveKeepsWishes, softGoals } from '../../src/engine/soft-goals.js';
@@ -306,6 +306,28 @@ describe('engine: coverage trades in the local search', () => {
     // Both fill slots beyond the greedy fill: the comparison is of searches that did something.
     expect(filled).to.be.above(0);
     expect(scarceChains).to.be.above(0);
+  });
+
+  it("finds each volunteer's pair of a slot kind by binary search, and -1 where there is none (random tiny requests with the rules, several groups)", () => {
+    let found = 0;
+    fc.assert(
+      fc.property(tinyRequests(8, 10, { rules: true }), (request) => {
+        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
+          const p = prepare(sub);
+          for (let v = 0; v < p.sub.volunteers.length; v++) {
+            for (let s = 0; s < p.sub.shifts.length; s++) {
+              // The reference: a scan of every candidate pair.
+              let pair = -1;
+              for (let q = 0; q < p.candShift.length; q++) if (p.candVolunteer[q] === v && p.candShift[q] === s) pair = q;
+              expect(pairAt(p, v, s)).to.equal(pair);
+              if (pair >= 0) found++;
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(found).to.be.above(0);
   });
 
   it('never gives up a shift of a higher priority than both it takes', () => {
