@@ -25,6 +25,8 @@ export class MipModel {
   private cols = new Int32Array(256);
   private coefs = new Float64Array(256);
   private entries = 0;
+  /** Each column's rows (CSC of the row structure), for fixedExcept; built on first use, again once rows or columns are added. */
+  private byCol?: { entries: number; numCols: number; starts: Int32Array; rows: Int32Array };
 
   get numCols(): number {
     return this.colNames.length;
@@ -114,7 +116,7 @@ export class MipModel {
     }
     const rowCols: number[] = [];
     const rowCoefs: number[] = [];
-    for (let r = 0; r < this.numRows; r++) {
+    for (const r of this.rowsOver(cols)) {
       const [lo, up] = rowBounds.get(r) ?? [this.rowLower[r]!, this.rowUpper[r]!];
       if (lo === -Infinity && up === Infinity) continue;
       rowCols.length = 0;
@@ -130,6 +132,41 @@ export class MipModel {
       if (rowCols.length > 0) m.addRow(this.rowNames[r]!, lo - fixed, up - fixed, rowCols, rowCoefs);
     }
     return { model: m, cols: Int32Array.from(cols) };
+  }
+
+  /**
+   * The rows with an entry in any of `cols`, in row order: the rows a neighbourhood of those
+   * columns keeps. Read from the columns' own lists, so a window of a few hundred columns does
+   * not scan every row of a large model (the wishes' windows of a 400 x 300 festival with the
+   * rules: fixedExcept 0.7 s of 16.6 s in two calls, most of it that scan).
+   */
+  private rowsOver(cols: readonly number[]): Int32Array {
+    const index = this.columnIndex();
+    const seen = new Uint8Array(this.numRows);
+    const out: number[] = [];
+    for (const j of cols) {
+      for (let k = index.starts[j]!; k < index.starts[j + 1]!; k++) {
+        const r = index.rows[k]!;
+        if (!seen[r]) {
+          seen[r] = 1;
+          out.push(r);
+        }
+      }
+    }
+    return Int32Array.from(out).sort();
+  }
+
+  private columnIndex(): NonNullable<MipModel['byCol']> {
+    if (this.byCol?.entries === this.entries && this.byCol.numCols === this.numCols) return this.byCol;
+    const n = this.numCols;
+    const starts = new Int32Array(n + 1);
+    for (let k = 0; k < this.entries; k++) starts[this.cols[k]! + 1]!++;
+    for (let j = 0; j < n; j++) starts[j + 1]! += starts[j]!;
+    const next = starts.slice(0, n);
+    const rows = new Int32Array(this.entries);
+    for (let r = 0; r < this.numRows; r++) for (let k = this.starts[r]!; k < this.starts[r + 1]!; k++) rows[next[this.cols[k]!]!++] = r;
+    this.byCol = { entries: this.entries, numCols: n, starts, rows };
+    return this.byCol;
   }
 
   /** The model as CPLEX LP text, with the given objective and optional row-bound overrides. */

@@ -20,7 +20,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { festival, generatedInstance } from '../../bench/generate.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
-import { filledSlots, groupOnly, solve } from '../helpers/engine.js';
+import { filledSlots, groupOnly, solve, type Json } from '../helpers/engine.js';
 
 // A copy of ../shared/benchmarks/curtois/instance13.json (schedulingbenchmarks.org, Curtois and Qu; see that folder's README).
 const curtois13 = join(packageRoot, 'test/fixtures/requests/curtois-13.json');
@@ -53,6 +53,68 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
       [1, 5],
       [true, false],
     ]);
+  });
+
+  it("fixedExcept's model is the one a scan of every row gives, also for rows added after a first call (random models and free sets)", () => {
+    const reference = (m: MipModel, values: number[], free: (j: number) => boolean, rowBounds: Map<number, [number, number]>): Json => {
+      const at = m.colNames.map(() => -1);
+      let n = 0;
+      m.colNames.forEach((_, j) => free(j) && (at[j] = n++));
+      const rows: Json[] = [];
+      for (let r = 0; r < m.numRows; r++) {
+        const [lo, up] = rowBounds.get(r) ?? [m.rowLower[r]!, m.rowUpper[r]!];
+        if (lo === -Infinity && up === Infinity) continue;
+        const entries: Array<[number, number]> = [];
+        let fixed = 0;
+        for (let k = m.rowStarts[r]!; k < m.rowStarts[r + 1]!; k++) {
+          const j = m.indices[k]!;
+          if (at[j]! >= 0) entries.push([at[j]!, m.values[k]!]);
+          else fixed += m.values[k]! * values[j]!;
+        }
+        if (entries.length > 0) rows.push({ name: m.rowNames[r]!, lo: lo - fixed, up: up - fixed, entries });
+      }
+      return { cols: n, rows };
+    };
+    const read = (model: MipModel): Json => ({
+      cols: model.numCols,
+      rows: model.rowNames.map((name, r) => ({
+        name,
+        lo: model.rowLower[r]!,
+        up: model.rowUpper[r]!,
+        entries: Array.from({ length: model.rowStarts[r + 1]! - model.rowStarts[r]! }, (_, i) => [
+          model.indices[model.rowStarts[r]! + i]!,
+          model.values[model.rowStarts[r]! + i]!,
+        ]),
+      })),
+    });
+    const row = fc.record({
+      cols: fc.uniqueArray(fc.nat(11), { maxLength: 6 }),
+      coef: fc.integer({ min: -3, max: 3 }),
+      lo: fc.oneof(fc.constant(-Infinity), fc.integer({ min: -5, max: 5 })),
+      width: fc.oneof(fc.constant(Infinity), fc.nat(4)),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(row, { maxLength: 12 }),
+        fc.array(row, { maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        fc.array(fc.nat(1), { minLength: 12, maxLength: 12 }),
+        (first, later, isFree, values) => {
+          const m = new MipModel();
+          for (let j = 0; j < 12; j++) m.addCol(`c${j}`, 0, 1, true);
+          const add = (rows: typeof first): void => {
+            rows.forEach((r, i) => m.addRow(`r${m.numRows}_${i}`, r.lo, r.width === Infinity ? Infinity : r.lo + r.width, r.cols, r.coef));
+          };
+          const free = (j: number): boolean => isFree[j]!;
+          const bounds = new Map<number, [number, number]>([[0, [1, 2]]]);
+          add(first);
+          expect(read(m.fixedExcept(values, free, bounds).model)).to.deep.equal(reference(m, values, free, bounds));
+          add(later);
+          expect(read(m.fixedExcept(values, free, bounds).model)).to.deep.equal(reference(m, values, free, bounds));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 
   it('every pass of windows covers every pair, each window within its size unless one volunteer or slot kind exceeds it, the same on every call', () => {
