@@ -641,25 +641,37 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
   const nS = p.sub.shifts.length;
   const newLoad = (v: number): number => st.load(v) - p.lockedHours[v]!;
   const short = (v: number, load: number): number => Math.max(0, goals.wanted[v]! - load);
-  /** The change of giving up `out` and taking `into` (pairs of at most two volunteers). */
+  // The volunteers a move changes and their change of hours, in first-seen order (a scratch list
+  // rather than a map per call: delta runs for every transfer and swap tried).
+  const changed: number[] = [];
+  const hoursChange: number[] = [];
+  const addChange = (pair: number, sign: number): void => {
+    const v = p.candVolunteer[pair]!;
+    const i = changed.indexOf(v);
+    if (i >= 0) hoursChange[i]! += sign * st.hoursOf(pair);
+    else {
+      changed.push(v);
+      hoursChange.push(sign * st.hoursOf(pair));
+    }
+  };
+  /** The change of giving up `out` and taking `into` (a transfer, a swap or a chain's hand-overs). */
   const delta = (out: readonly number[], into: readonly number[]): WishDelta => {
     const d: WishDelta = { previous: 0, avoided: 0, short: 0, preferred: 0 };
-    const change = new Map<number, number>();
+    changed.length = 0;
+    hoursChange.length = 0;
     for (const pair of out) {
       d.previous -= goals.previous[pair]!;
       d.avoided -= goals.avoided[pair]!;
       d.preferred -= goals.preferred[pair]!;
-      const v = p.candVolunteer[pair]!;
-      change.set(v, (change.get(v) ?? 0) - st.hoursOf(pair));
+      addChange(pair, -1);
     }
     for (const pair of into) {
       d.previous += goals.previous[pair]!;
       d.avoided += goals.avoided[pair]!;
       d.preferred += goals.preferred[pair]!;
-      const v = p.candVolunteer[pair]!;
-      change.set(v, (change.get(v) ?? 0) + st.hoursOf(pair));
+      addChange(pair, 1);
     }
-    for (const [v, h] of change) d.short += short(v, newLoad(v) + h) - short(v, newLoad(v));
+    changed.forEach((v, i) => (d.short += short(v, newLoad(v) + hoursChange[i]!) - short(v, newLoad(v))));
     return d;
   };
   for (let pass = 0; pass < maxPasses && !budget.expired(); pass++) {
