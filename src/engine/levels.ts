@@ -584,7 +584,7 @@ function adopt(s: LevelState, x: Uint8Array, phase: PhaseName): void {
 /**
  * `full` at each of `cols`, and below, 0/1 values rounded: plain loops, where the typed arrays'
  * from() with a mapping function took 13-35 times as long (Node 20: 4.6 ms against 0.34 ms over
- * 28,000 columns), and the windows on the wishes' model read whole models so once or twice each.
+ * 28,000 columns); each window on the wishes' model reads a whole model's values once or twice.
  */
 function gather(full: ArrayLike<number>, cols: ArrayLike<number>): Float64Array {
   const out = new Float64Array(cols.length);
