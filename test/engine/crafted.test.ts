@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { festival, generatedInstance } from '../../bench/generate.js';
+import { MAX_FAIRNESS_JSLP_COLS } from '../../src/engine/levels.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { filledSlots, shift, solve, volunteer, type Json } from '../helpers/engine.js';
 
@@ -274,5 +276,35 @@ describe('engine: crafted cases', () => {
     const h = await scheduled(request, 'highs');
     const j = await scheduled(request, 'jslp');
     expect(filledSlots(request, j)).to.equal(filledSlots(request, h));
+  });
+
+  it('with jslp, fairness keeps to local search on models over MAX_FAIRNESS_JSLP_COLS columns, and runs its MIP at or below it', async () => {
+    const fairnessPhases = async (request: Json, backend: 'highs' | 'jslp'): Promise<Array<{ variables: number; phases: Json[] }>> => {
+      const { result } = await solve(request, { backend, debug: 'true' });
+      expect(checkSchedule(request, result)).to.deep.equal([]);
+      return (result.diagnostics.subproblems as Json[]).map((s) => ({
+        variables: s.variables as number,
+        phases: (s.phases as Json[]).filter((p) => ['fairness_lp', 'fairness'].includes(p.name as string)),
+      }));
+    };
+    // The food bank's one group: 402 columns, its fairness unproven by the cheap bounds.
+    const large = generatedInstance('foodbank-60x60')!.request as unknown as Json;
+    const [sub] = await fairnessPhases(large, 'jslp');
+    expect(sub!.variables).to.be.above(MAX_FAIRNESS_JSLP_COLS);
+    expect(sub!.phases.map((p) => [p.name, p.status])).to.deep.equal([['fairness_lp', 'skipped']]);
+    expect(sub!.phases[0]!.note).to.equal(
+      `${sub!.variables} columns (over ${MAX_FAIRNESS_JSLP_COLS} with javascript-lp-solver): local search and the cheap bounds only`,
+    );
+    // HiGHS keeps its LP and MIP for the same model (its bound by slot proves this one first).
+    const [withHighs] = await fairnessPhases(large, 'highs');
+    expect(withHighs!.phases.filter((p) => p.status === 'skipped')).to.deep.equal([]);
+    // A small festival whose fairness local search leaves unproven: jslp's MIP runs and proves it.
+    const small = festival({ seed: 12, volunteers: 8, shifts: 6, days: 2, groups: 2 }) as unknown as Json;
+    const mips = (await fairnessPhases(small, 'jslp')).filter((s) => s.phases.some((p) => p.name === 'fairness'));
+    expect(mips).to.have.length.above(0);
+    for (const s of mips) {
+      expect(s.variables).to.be.at.most(MAX_FAIRNESS_JSLP_COLS);
+      expect(s.phases.find((p) => p.name === 'fairness')!.status).to.equal('optimal');
+    }
   });
 });
