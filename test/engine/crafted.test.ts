@@ -287,7 +287,7 @@ describe('engine: crafted cases', () => {
         phases: (s.phases as Json[]).filter((p) => ['fairness_lp', 'fairness'].includes(p.name as string)),
       }));
     };
-    // The food bank's one group: 402 columns, its fairness unproven by the cheap bounds.
+    // The food bank's "warehouse" group: 402 columns, its fairness unproven by local search and water-filling.
     const large = generatedInstance('foodbank-60x60')!.request as unknown as Json;
     const [sub] = await fairnessPhases(large, 'jslp');
     expect(sub!.variables).to.be.above(MAX_FAIRNESS_JSLP_COLS);
@@ -295,7 +295,7 @@ describe('engine: crafted cases', () => {
     expect(sub!.phases[0]!.note).to.equal(
       `${sub!.variables} columns (over ${MAX_FAIRNESS_JSLP_COLS} with javascript-lp-solver): local search and the cheap bounds only`,
     );
-    // HiGHS keeps its LP and MIP for the same model (its bound by slot proves this one first).
+    // HiGHS is not held to that limit on the same model (its packing bound proves this one before any LP).
     const [withHighs] = await fairnessPhases(large, 'highs');
     expect(withHighs!.phases.filter((p) => p.status === 'skipped')).to.deep.equal([]);
     // A small festival whose fairness local search leaves unproven: jslp's MIP runs and proves it.
