@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { festival, generatedInstance } from '../../bench/generate.js';
-import { MAX_FAIRNESS_JSLP_COLS } from '../../src/engine/levels.js';
+import { JSLP_RINS_MAX_FREE, MAX_FAIRNESS_JSLP_COLS } from '../../src/engine/levels.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { filledSlots, shift, solve, volunteer, type Json } from '../helpers/engine.js';
 
@@ -306,5 +306,20 @@ describe('engine: crafted cases', () => {
       expect(s.variables).to.be.at.most(MAX_FAIRNESS_JSLP_COLS);
       expect(s.phases.find((p) => p.name === 'fairness')!.status).to.equal('optimal');
     }
+  });
+
+  it("with jslp, coverage's RINS runs from jslp's LP optimum (festival-50x30's \"bar\": the LP's 29 slots, where the chains leave 28)", async () => {
+    const request = generatedInstance('festival-50x30')!.request as unknown as Json;
+    const { result } = await solve(request, { backend: 'jslp', debug: 'true' });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const bar = (result.diagnostics.subproblems as Json[]).find((s) => s.group === 'bar')!;
+    const rins = (bar.phases as Json[]).find((p) => p.name === 'coverage_rins')!;
+    expect(rins, 'a coverage_rins phase').to.not.equal(undefined);
+    expect(rins.status).to.equal('optimal');
+    expect(rins.objective).to.equal(29);
+    const free = Number(/the MIP over the (\d+) of/.exec(rins.note as string)![1]);
+    expect(free).to.be.above(0).and.at.most(JSLP_RINS_MAX_FREE);
+    expect(bar.filled).to.equal(29);
+    expect(bar.phases.find((p: Json) => p.name === 'augment').objective).to.equal(28);
   });
 });

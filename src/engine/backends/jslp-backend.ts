@@ -106,8 +106,9 @@ export const jslpBackend: SolverBackend = {
           if (atLimit) req.budget.ranOut();
           const none = { objective: null, bound: null, gap: null, ms };
           if (!result.feasible) return { status: STATUS_TABLE[atLimit ? 'no-solution-at-limit' : 'no-solution'], ...none };
-          if (req.relaxation) return { status: STATUS_TABLE.relaxation, objective: result.result, bound: result.result, gap: null, ms };
+          // jslp lists only the variables that are not zero.
           const values = Float64Array.from(model.colNames, (name) => Number(result[name] ?? 0));
+          if (req.relaxation) return { status: STATUS_TABLE.relaxation, objective: result.result, bound: result.result, gap: null, ms, relaxed: values };
           if (!integralWithinBounds(model, values)) return { status: STATUS_TABLE.fractional, ...none };
           return {
             status: STATUS_TABLE[atLimit ? 'solution-at-limit' : 'solution'],
