@@ -227,12 +227,6 @@ const RINS_TOL = 1e-6;
  * the subproblem's (more, and the sub-MIP is the MIP itself).
  */
 export const RINS_MAX_FREE = 0.5;
-/**
- * With javascript-lp-solver, RINS runs only over at most this many pairs: its sub-MIPs of 31-129
- * free pairs (small festivals with the rules, festival-50x30's "bar") took 10-170 ms where its MIP
- * of the whole ran to the clock, and one of 744 (Curtois 9) ran 6.5 s to the clock with nothing.
- */
-export const JSLP_RINS_MAX_FREE = 200;
 /** Real objectives: a change smaller than this is no improvement. */
 const REAL_TOL = 1e-9;
 
@@ -1161,9 +1155,10 @@ class LevelRunner {
       level.after?.(s, proven, bound);
       return { proven, bound };
     }
-    const maxCols = this.backend.name === 'jslp' ? (level.maxJslpCols ?? level.maxSolverCols) : level.maxSolverCols;
+    const jslpLimit = this.backend.name === 'jslp' && level.maxJslpCols !== undefined;
+    const maxCols = jslpLimit ? level.maxJslpCols : level.maxSolverCols;
     if (!proven && maxCols !== undefined && s.f.model.numCols > maxCols) {
-      const over = maxCols === level.maxSolverCols ? `over ${maxCols}` : `over ${maxCols} with javascript-lp-solver`;
+      const over = `over ${maxCols}${jslpLimit ? ' with javascript-lp-solver' : ''}`;
       return localOnly(`${s.f.model.numCols} columns (${over}): local search and the cheap bounds only`);
     }
     if (!proven && level.beforeSolver) {
@@ -1435,7 +1430,7 @@ class LevelRunner {
     let disagree = 0;
     for (let j = 0; j < pairs; j++) if (Math.abs(relaxed[j]! - values[j]!) > RINS_TOL) disagree++;
     if (disagree === 0 || disagree > pairs * RINS_MAX_FREE) return;
-    if (this.backend.name === 'jslp' && disagree > JSLP_RINS_MAX_FREE) return;
+    if (this.backend.rinsMaxFreePairs !== undefined && disagree > this.backend.rinsMaxFreePairs) return;
     // With no time left the MIP's own phase says so; RINS adds no row of its own.
     if (s.budget.cancelled() || s.budget.share(level.mipShare).tooShort(MIN_PHASE_S)) return;
     const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;

@@ -647,11 +647,12 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
   const hoursChange: number[] = [];
   const addChange = (pair: number, sign: number): void => {
     const v = p.candVolunteer[pair]!;
+    const hours = sign * st.hoursOf(pair);
     const i = changed.indexOf(v);
-    if (i >= 0) hoursChange[i]! += sign * st.hoursOf(pair);
+    if (i >= 0) hoursChange[i]! += hours;
     else {
       changed.push(v);
-      hoursChange.push(sign * st.hoursOf(pair));
+      hoursChange.push(hours);
     }
   };
   /** The change of giving up `out` and taking `into` (a transfer, a swap or a chain's hand-overs). */
@@ -671,7 +672,10 @@ export function improveWishes(p: Prepared, x: Uint8Array, goals: SoftGoals, budg
       d.preferred += goals.preferred[pair]!;
       addChange(pair, 1);
     }
-    changed.forEach((v, i) => (d.short += short(v, newLoad(v) + hoursChange[i]!) - short(v, newLoad(v))));
+    for (let i = 0; i < changed.length; i++) {
+      const v = changed[i]!;
+      d.short += short(v, newLoad(v) + hoursChange[i]!) - short(v, newLoad(v));
+    }
     return d;
   };
   for (let pass = 0; pass < maxPasses && !budget.expired(); pass++) {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { festival, generatedInstance } from '../../bench/generate.js';
-import { JSLP_RINS_MAX_FREE, MAX_FAIRNESS_JSLP_COLS } from '../../src/engine/levels.js';
+import { JSLP_RINS_MAX_FREE } from '../../src/engine/backends/jslp-backend.js';
+import { MAX_FAIRNESS_JSLP_COLS } from '../../src/engine/levels.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { filledSlots, shift, solve, volunteer, type Json } from '../helpers/engine.js';
 

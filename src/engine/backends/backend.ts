@@ -96,6 +96,8 @@ export interface SolverBackend {
    * row duals; the fairness level's packing bound uses it. Absent: that bound is not computed.
    */
   columnLp?(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp;
+  /** RINS hands this backend at most this many free pairs (where its branch and bound is slow); absent: no limit of its own. */
+  readonly rinsMaxFreePairs?: number;
 }
 
 /** One column of a ColumnLp: its cost, and its coefficients by row (rows increasing); it is >= 0. */

@@ -41,8 +41,16 @@ const STATUS_TABLE: Record<JslpEnd, PhaseStatus> = {
   threw: 'error',
 };
 
+/**
+ * RINS hands jslp at most this many free pairs (SolverBackend.rinsMaxFreePairs): its sub-MIPs of
+ * 31-129 free pairs (small festivals with the rules, festival-50x30's "bar") took 10-170 ms where
+ * its MIP of the whole ran to the clock, and one of 744 (Curtois 9) ran 6.5 s to the clock with nothing.
+ */
+export const JSLP_RINS_MAX_FREE = 200;
+
 export const jslpBackend: SolverBackend = {
   name: 'jslp',
+  rinsMaxFreePairs: JSLP_RINS_MAX_FREE,
   open(model: MipModel): SolverSession {
     // The column part of the model is the same for every phase; build it once.
     const columns: Array<Record<string, number>> = model.colNames.map(() => ({}));
