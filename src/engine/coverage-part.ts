@@ -32,6 +32,8 @@ export interface CoveragePart {
   /** The groups whose volunteers make the part, and how many volunteers that is. */
   groups: string[];
   volunteers: number;
+  /** The subproblem's candidate pair of each of the model's first columns (its x columns), in column order. */
+  pairs: number[];
 }
 
 /** Open slots a slot kind can have filled: its open slots, or its candidates if fewer. */
@@ -75,6 +77,7 @@ export function coveragePart(p: Prepared, x: ArrayLike<number>, k: number, spars
   m.legend.push(`coverage of priority ${p.classes[k]}: the part of groups ${[...groups].map((g) => JSON.stringify(g)).join(', ')} (${partSize} volunteers)`);
   const pairVolunteer: number[] = [];
   const pairSlot: number[] = [];
+  const pairs: number[] = [];
   const byVolunteer: number[][] = sub.volunteers.map(() => []);
   const bySlot: number[][] = sub.shifts.map(() => []);
   for (let pair = 0; pair < p.candShift.length; pair++) {
@@ -84,6 +87,7 @@ export function coveragePart(p: Prepared, x: ArrayLike<number>, k: number, spars
     const col = m.addCol(`x_${vName(v)}_${sName(t)}`, 0, 1, true);
     pairVolunteer.push(v);
     pairSlot.push(t);
+    pairs.push(pair);
     byVolunteer[v]!.push(col);
     bySlot[t]!.push(col);
   }
@@ -147,7 +151,7 @@ export function coveragePart(p: Prepared, x: ArrayLike<number>, k: number, spars
   }
   const objective = new Float64Array(m.numCols);
   costs.forEach((c, col) => (objective[col] = c));
-  return { model: m, objective: { sense: 'max', costs: objective }, constant, groups: [...groups], volunteers: partSize };
+  return { model: m, objective: { sense: 'max', costs: objective }, constant, groups: [...groups], volunteers: partSize, pairs };
 }
 
 /** Whether each class before k is held slot by slot (filled to its cheap bound), and its new assignments. */

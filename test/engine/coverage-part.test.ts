@@ -13,12 +13,14 @@ import { formulate } from '../../src/engine/formulate.js';
 import { bestGreedyFill } from '../../src/engine/greedy.js';
 import type { MipModel, Objective } from '../../src/engine/mip-model.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
+import { PART_RINS_MIN_PAIRS } from '../../src/engine/levels.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { bestFilledByPriority, filledByPriority, tinyRequests } from '../helpers/exhaustive.js';
 import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
+import { festival, withRules } from '../../bench/generate.js';
 
 let backend: SolverBackend;
 before(async () => {
@@ -132,5 +134,59 @@ describe('engine: joined subproblems refined by local search alone', () => {
     expect(refined.length, JSON.stringify(local.diagnostics.phases)).to.be.greaterThan(0);
     for (const ph of refined) expect(ph).to.include({ status: 'skipped' }).and.to.have.property('note').that.contains('no LP or MIP of the whole subproblem');
     expect(local.diagnostics.phases.some((ph) => ph.name === 'balance')).to.equal(true);
+  });
+});
+
+describe('engine: RINS from the part LP of a joined subproblem', function () {
+  this.timeout(120_000);
+
+  it('proves a class without the whole model LP when its schedule reaches the part bound', () => {
+    // A 150 x 100 festival of three groups with every rule (5,430 candidate pairs, over
+    // PART_RINS_MIN_PAIRS): after construction, priority 1 is 3 slots short of its part's LP bound,
+    // and the MIP over the part's pairs where that LP and the schedule disagree fills them.
+    const mix = { minRestHours: 10, timezone: 'Europe/Berlin', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: -2 };
+    const request = withRules(104, festival({ seed: 4, volunteers: 150, shifts: 100, days: 2, groups: 3 }), mix);
+    const joined = decompose(normalizeRequest(request)).find((sub) => sub.groups.length > 1)!;
+    expect(prepare(joined).candShift.length).to.be.at.least(PART_RINS_MIN_PAIRS);
+    const result = solveSubproblem(joined, { backend, budget: new Budget(Date.now() + 60_000) });
+    const phases = result.diagnostics.phases;
+    const i = phases.findIndex((ph) => ph.name === 'coverage_rins' && String(ph.note).includes("the part's LP"));
+    expect(i, JSON.stringify(phases)).to.be.at.least(0);
+    const rins = phases[i]!;
+    const part = phases[i - 1]!;
+    expect(part.name).to.equal('coverage_lp');
+    expect(part.note).to.contain('a relaxation of the whole');
+    // It reached the part's bound, so the class is proven and no LP of the whole model follows for it.
+    expect(rins.status).to.equal('optimal');
+    expect(rins.objective).to.equal(part.bound);
+    expect(rins.note).to.match(/: \+[1-9]\d*$/);
+    expect(phases.slice(i + 1).some((ph) => ph.name === 'coverage_lp' && ph.priority === rins.priority)).to.equal(false);
+    const level = result.diagnostics.levels!.find((l) => l.name === 'coverage' && l.priority === rins.priority)!;
+    expect(level).to.include({ proven: true, value: part.bound });
+  });
+
+  it('maps each of its x columns to the pair it stands for', () => {
+    fc.assert(
+      fc.property(tinyRequests(7, 7, { rules: true }), (request) => {
+        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
+          if (sub.groups.length < 2) continue;
+          const p = prepare(sub);
+          const x = bestGreedyFill(p);
+          p.classes.forEach((_, k) => {
+            const { sparse, held } = heldClasses(p, x, k);
+            const part = coveragePart(p, x, k, sparse, held);
+            if (!part) return;
+            const several = sub.groups.length > 1;
+            const groupIndex = new Map(sub.groups.map((g, i) => [g, i]));
+            part.pairs.forEach((pair, col) => {
+              const slot = sub.shifts[p.candShift[pair]!]!;
+              const name = `x_v${sub.volunteers[p.candVolunteer[pair]!]!.index}_s${slot.index}${several ? `_g${groupIndex.get(slot.group)}` : ''}`;
+              expect(part.model.colNames[col]).to.equal(name);
+            });
+          });
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
