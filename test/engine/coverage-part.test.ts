@@ -8,7 +8,7 @@ import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend
 import type { SolverBackend } from '../../src/engine/backends/backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { prepare, type Prepared } from '../../src/engine/candidates.js';
-import { coveragePart, heldClasses } from '../../src/engine/coverage-part.js';
+import { coveragePart, heldClasses, type CoveragePart } from '../../src/engine/coverage-part.js';
 import { formulate } from '../../src/engine/formulate.js';
 import { bestGreedyFill } from '../../src/engine/greedy.js';
 import type { MipModel, Objective } from '../../src/engine/mip-model.js';
@@ -59,28 +59,34 @@ function wholeBound(p: Prepared, x: Uint8Array, k: number): number {
   return lpValue(cover.model, { sense: 'max', costs }, bounds);
 }
 
+/** Calls `check` with each class's part (when it has one) of the greedy fill of the joined subproblems of fast-check's tiny requests with rules. */
+function forEachPart(numRuns: number, check: (part: CoveragePart, p: Prepared, x: Uint8Array, k: number) => void): void {
+  fc.assert(
+    fc.property(tinyRequests(7, 7, { rules: true }), (request) => {
+      for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
+        if (sub.groups.length < 2) continue;
+        const p = prepare(sub);
+        const x = bestGreedyFill(p);
+        p.classes.forEach((_, k) => {
+          const { sparse, held } = heldClasses(p, x, k);
+          const part = coveragePart(p, x, k, sparse, held);
+          if (part) check(part, p, x, k);
+        });
+      }
+    }),
+    { numRuns },
+  );
+}
+
 describe('engine: the coverage bound of part of a joined subproblem', function () {
   this.timeout(120_000);
 
   it('is never below the whole model LP bound with the same classes held', () => {
     let parts = 0;
-    fc.assert(
-      fc.property(tinyRequests(7, 7, { rules: true }), (request) => {
-        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
-          if (sub.groups.length < 2) continue;
-          const p = prepare(sub);
-          const x = bestGreedyFill(p);
-          p.classes.forEach((_, k) => {
-            const { sparse, held } = heldClasses(p, x, k);
-            const part = coveragePart(p, x, k, sparse, held);
-            if (!part) return;
-            parts++;
-            expect(part.constant + lpValue(part.model, part.objective)).to.be.at.least(wholeBound(p, x, k) - 1e-6);
-          });
-        }
-      }),
-      { numRuns: 200 },
-    );
+    forEachPart(200, (part, p, x, k) => {
+      parts++;
+      expect(part.constant + lpValue(part.model, part.objective)).to.be.at.least(wholeBound(p, x, k) - 1e-6);
+    });
     expect(parts, 'parts tried').to.be.greaterThan(0);
   });
 
@@ -166,27 +172,16 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
   });
 
   it('maps each of its x columns to the pair it stands for', () => {
-    fc.assert(
-      fc.property(tinyRequests(7, 7, { rules: true }), (request) => {
-        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
-          if (sub.groups.length < 2) continue;
-          const p = prepare(sub);
-          const x = bestGreedyFill(p);
-          p.classes.forEach((_, k) => {
-            const { sparse, held } = heldClasses(p, x, k);
-            const part = coveragePart(p, x, k, sparse, held);
-            if (!part) return;
-            const several = sub.groups.length > 1;
-            const groupIndex = new Map(sub.groups.map((g, i) => [g, i]));
-            part.pairs.forEach((pair, col) => {
-              const slot = sub.shifts[p.candShift[pair]!]!;
-              const name = `x_v${sub.volunteers[p.candVolunteer[pair]!]!.index}_s${slot.index}${several ? `_g${groupIndex.get(slot.group)}` : ''}`;
-              expect(part.model.colNames[col]).to.equal(name);
-            });
-          });
-        }
-      }),
-      { numRuns: 100 },
-    );
+    let pairs = 0;
+    forEachPart(100, (part, p) => {
+      const { sub } = p;
+      const groupIndex = new Map(sub.groups.map((g, i) => [g, i]));
+      part.pairs.forEach((pair, col) => {
+        pairs++;
+        const slot = sub.shifts[p.candShift[pair]!]!;
+        expect(part.model.colNames[col]).to.equal(`x_v${sub.volunteers[p.candVolunteer[pair]!]!.index}_s${slot.index}_g${groupIndex.get(slot.group)}`);
+      });
+    });
+    expect(pairs, 'pairs mapped').to.be.greaterThan(0);
   });
 });
