@@ -114,9 +114,10 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
  * proven without the whole model's LP (the unseen wishes festival 300 x 250: 204 in 0.24 s
  * where the whole LP took 1.4 s, time the levels of wishes and fairness then had). Measured on
  * festivals with the rules of 3 groups (2026-11-29): at 150 x 100 (about 5,400 pairs) it proved
- * 5 classes of 19, where whole LPs take 0.1-0.6 s, and a RINS that failed cost 5-70 ms; at
- * 100 x 60 (about 2,300 pairs) it proved 2 of 15, where the whole LPs take 20-100 ms, and under
- * 1,100 pairs 13 of 398 (whole LPs of 5-17 ms), so below this size it costs more than it saves.
+ * 5 classes of 19, where whole LPs take 0.13-0.56 s, and a RINS that failed cost 5-67 ms; at
+ * 100 x 60 (about 2,300 pairs) it proved 2 of 15, where the whole LPs take 33-103 ms (one 331 ms),
+ * and up to 1,100 pairs 13 of 398 (whole LPs of at most 58 ms), so below this size it costs
+ * more than it saves.
  */
 export const PART_RINS_MIN_PAIRS = 4000;
 /**
