@@ -1197,7 +1197,10 @@ class LevelRunner {
         bound = got.bound;
         proven = level.proven(level.value(s, s.values), bound);
         if (!proven && got.relaxed && level.rinsPhase && !level.rinsAfterMip && s.p.candShift.length >= PART_RINS_MIN_PAIRS) {
-          this.rins(level, held, biased, rowBounds, bound, got.relaxed, "the part's LP");
+          // The whole model's values as RINS reads them: the part's LP's on its pairs, the schedule's elsewhere (fixed).
+          const relaxed = Float64Array.from(this.restrict(s.values).subarray(0, s.p.candShift.length));
+          part.pairs.forEach((pair, col) => (relaxed[pair] = got.relaxed![col]!));
+          this.rins(level, held, biased, rowBounds, bound, relaxed, "the part's LP");
           proven = level.proven(level.value(s, s.values), bound);
         }
       }
@@ -1489,7 +1492,8 @@ class LevelRunner {
 
   /**
    * The LP of part of the subproblem (a relaxation of the whole, in its own short-lived session)
-   * as a cheap first bound; returns the level's bound, tightened when the LP finished.
+   * as a cheap first bound; returns the level's bound, tightened when the LP finished, and the
+   * LP's optimum (the part model's columns) when it gives one.
    */
   private partBound(level: ObjectiveLevel, part: CoveragePart, bound: number): { bound: number; relaxed?: Float64Array } {
     const session = this.backend.open(part.model);
@@ -1509,13 +1513,7 @@ class LevelRunner {
       const last = this.s.phases[this.s.phases.length - 1]!;
       last.objective = part.constant + lp.objective;
       last.bound = last.objective;
-      // The whole model's values as RINS reads them: the part's LP's on its pairs, the schedule's elsewhere (fixed).
-      let relaxed: Float64Array | undefined;
-      if (lp.relaxed) {
-        relaxed = Float64Array.from(this.restrict(this.s.values).subarray(0, this.s.p.candShift.length));
-        part.pairs.forEach((pair, col) => (relaxed![pair] = lp.relaxed![col]!));
-      }
-      return { bound: level.tighten(bound, part.constant + lp.objective), ...(relaxed ? { relaxed } : {}) };
+      return { bound: level.tighten(bound, part.constant + lp.objective), ...(lp.relaxed ? { relaxed: lp.relaxed } : {}) };
     } finally {
       session.dispose();
     }
