@@ -387,8 +387,10 @@ export interface ObjectiveLevel {
    * disagree, every other pair fixed as both have it, in this phase (LevelRunner.rins).
    */
   rinsPhase?: PhaseName;
-  /** RINS after the MIP rather than before it (where the MIP itself often proves the level soon). */
+  /** RINS after the MIP rather than before it (where the MIP itself often proves the level soon)... */
   rinsAfterMip?: boolean;
+  /** ...but before it on subproblems of at least this many candidate pairs (where the MIP is slow to find better). */
+  rinsFirstPairs?: number;
   /** RINS's stall window in LP iterations, where the level's MIP request sets none (default STALL_ITERATIONS). */
   rinsStallIterations?: number;
   /** Share of the time left for the windows (default: the MIP's share). */
@@ -709,6 +711,21 @@ export const preferredLevel: ObjectiveLevel = {
 export const MAX_FAIRNESS_SOLVER_COLS = 10_000;
 
 /**
+ * Fairness runs RINS before its MIP on subproblems of at least this many candidate pairs (after
+ * it below: ObjectiveLevel.rinsFirstPairs). There the MIP is slow to find a better schedule and
+ * RINS finds most of what it would in a fraction of the time, which is what a 10 s limit reaches:
+ * on unseen scarce festivals (2026-11-29, 60 s), the "info" group of a 150 x 400 one (3,255 pairs):
+ * the MIP stalled after 1.1 s with nothing better than local search's 20,877, RINS after it
+ * reached 20,371, and at 10 s was cut short; RINS first reached 20,371 in 1.1 s. A 300 x 600
+ * one's "info" (2,295 pairs): RINS first 27,212 in 0.3 s, where the MIP took 4.8 s for 27,166.
+ * Below, the MIP proves small festivals' groups in 60-300 ms where RINS first only added time
+ * (BENCHMARKS.md, the sixth session: wishes-festival-150x100 2.7 -> 4.6 s); the limit itself is a
+ * round figure between the groups measured (874 pairs, MIP first, in the tests; 2,295 and more),
+ * not tuned.
+ */
+export const FAIRNESS_RINS_FIRST_PAIRS = 2000;
+
+/**
  * The same limit with javascript-lp-solver, whose branch and bound has no start and no bound to
  * stop at. Measured on 28 small festivals (8 x 6 to 40 x 30, with and without the rules, 10 s):
  * its fairness MIP ended optimal within 1.2 s on every model of at most 160 columns; on the 19
@@ -801,6 +818,7 @@ export const fairnessLevel: ObjectiveLevel = {
   mipPhase: 'fairness',
   rinsPhase: 'fairness_rins',
   rinsAfterMip: true,
+  rinsFirstPairs: FAIRNESS_RINS_FIRST_PAIRS,
   windowsPhase: 'fairness_lns',
   windowsShare: FAIRNESS_LNS_SHARE,
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
@@ -1225,7 +1243,8 @@ class LevelRunner {
       this.rins(level, held, biased, rowBounds, bound, relaxed);
       proven = level.proven(level.value(s, s.values), bound);
     };
-    if (!level.rinsAfterMip) rins();
+    const rinsAfter = level.rinsAfterMip === true && !(level.rinsFirstPairs !== undefined && s.p.candShift.length >= level.rinsFirstPairs);
+    if (!rinsAfter) rins();
     const windowsFirst = !proven && lpFinished && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
     if (windowsFirst) {
       this.windows(level, held, biased, rowBounds, bound, level.windowsFirstShare);
@@ -1244,7 +1263,7 @@ class LevelRunner {
         proven = (outcome.status === 'optimal' && (accepted || asGood)) || level.proven(level.value(s, s.values), bound);
       }
     }
-    if (level.rinsAfterMip) rins();
+    if (rinsAfter) rins();
     if (!proven && level.windowsPhase && !windowsFirst) {
       this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
