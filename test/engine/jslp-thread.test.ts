@@ -5,9 +5,12 @@
 // limit, then that the next solve works on a fresh thread.
 import { expect } from 'chai';
 import { jslpThreadsStarted, solveInThread } from '../../src/engine/backends/jslp-thread.js';
-import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
+import { JSLP_MIP_MAX_MS, jslpBackend } from '../../src/engine/backends/jslp-backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { MipModel } from '../../src/engine/mip-model.js';
+import { festival } from '../../bench/generate.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+import { groupOnly, solve } from '../helpers/engine.js';
 
 /** A seeded dense LP: minimize the sum of n columns, each of m rows covering a random half of them at least 1 + random. */
 function hardLp(n: number, m: number): unknown {
@@ -96,5 +99,21 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
     expect(outcome.status).to.equal('timedout');
     expect(outcome.message).to.match(/^javascript-lp-solver was stopped: its time was up inside one LP/);
     expect(performance.now() - started).to.be.lessThan(1_500);
+  });
+
+  it('the jslp backend runs one branch and bound at most JSLP_MIP_MAX_MS, however much of the request is left, and says the clock stopped it', async () => {
+    // The "bar" group of a small festival (139 columns, under fairness's jslp limit): its fairness
+    // MIP found nothing better than local search in 8.3 s, running to the request's deadline.
+    const request = groupOnly(festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), 'bar');
+    const { result } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; ms: number };
+    const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[] }>;
+    const mip = sub!.phases.find((p) => p.name === 'fairness');
+    expect(mip, JSON.stringify(sub!.phases)).to.not.equal(undefined);
+    // Stopped by the cap (its thread at most 100 ms later), not by the request's 9.5 s.
+    expect(mip!.ms).to.be.within(JSLP_MIP_MAX_MS * 0.95, JSLP_MIP_MAX_MS + 1_000);
+    expect(['feasible', 'timedout']).to.include(mip!.status);
+    expect(result.diagnostics.time_limited).to.equal(true);
   });
 });
