@@ -107,13 +107,15 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
     const request = groupOnly(festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), 'bar');
     const { result } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; ms: number };
+    type Phase = { name: string; status: string; ms: number; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[] }>;
     const mip = sub!.phases.find((p) => p.name === 'fairness');
     expect(mip, JSON.stringify(sub!.phases)).to.not.equal(undefined);
-    // Stopped by the cap (its thread at most 100 ms later), not by the request's 9.5 s.
+    // Stopped by the cap, not by the request's 9.5 s: jslp answered at its own timeout (its thread
+    // was not stopped, which only the phase's deadline does), and the note says it was the cap.
     expect(mip!.ms).to.be.within(JSLP_MIP_MAX_MS * 0.95, JSLP_MIP_MAX_MS + 1_000);
     expect(['feasible', 'timedout']).to.include(mip!.status);
+    expect(mip!.note).to.equal(`javascript-lp-solver's branch and bound stopped at its ${JSLP_MIP_MAX_MS / 1000} s cap (JSLP_MIP_MAX_MS)`);
     expect(result.diagnostics.time_limited).to.equal(true);
   });
 });

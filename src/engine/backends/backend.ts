@@ -79,7 +79,7 @@ export interface PhaseOutcome {
   bound: number | null;
   gap: number | null;
   ms: number;
-  /** For status error: what went wrong (for diagnostics). */
+  /** For status error: what went wrong; for a solve the backend stopped by a limit of its own, which (for diagnostics). */
   message?: string;
 }
 
