@@ -131,7 +131,8 @@ export const jslpBackend: SolverBackend = {
           const result = outcome.result as JslpResult;
           const atLimit = ms >= limitMs * RAN_TO_LIMIT_SHARE;
           if (atLimit) req.budget.ranOut();
-          const cap = capped && atLimit ? { message: `javascript-lp-solver's branch and bound stopped at its ${JSLP_MIP_MAX_MS / 1000} s cap (JSLP_MIP_MAX_MS)` } : {};
+          const cap =
+            capped && atLimit ? { message: `javascript-lp-solver's branch and bound stopped at its ${JSLP_MIP_MAX_MS / 1000} s cap (JSLP_MIP_MAX_MS)` } : {};
           const none = { objective: null, bound: null, gap: null, ms, ...cap };
           if (!result.feasible) return { status: STATUS_TABLE[atLimit ? 'no-solution-at-limit' : 'no-solution'], ...none };
           // jslp lists only the variables that are not zero.
