@@ -214,6 +214,15 @@ export const STAFFING_WINDOWS_SHARE = 0.7;
  * the scarce festivals at their first or second.
  */
 export const STAFFING_WINDOWS_STALL = 10;
+
+/**
+ * Whether staffing's windows run with javascript-lp-solver. They do not: on 38 instances at 10 s
+ * (2026-11-29; 24 small festivals with and without the rules, Curtois 1-8, 11, 14, 16, three
+ * generated) they ran on 11 (Curtois 2, 6 and 8 and eight festivals, windows of 111-1,680 pairs)
+ * and gained nothing on any, in 0.8-4.2 s each: jslp's branch and bound, capped at
+ * JSLP_MIP_MAX_MS a window, found no better schedule in a window.
+ */
+export const STAFFING_JSLP_WINDOWS = false;
 export const FAIRNESS_WINDOW_HEADS = 3;
 export const FAIRNESS_WINDOWS_PER_PASS = 6;
 export const FAIRNESS_LNS_GAP = 0.005;
@@ -395,6 +404,8 @@ export interface ObjectiveLevel {
   rinsStallIterations?: number;
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
+  /** False: no windows with javascript-lp-solver (its branch and bound does not finish them: STAFFING_JSLP_WINDOWS). */
+  jslpWindows?: boolean;
   /** The windows (the level's own, not guided ones) also end after this many in a row that gain nothing. */
   windowsStall?: number;
   /**
@@ -547,6 +558,7 @@ export const staffingLevel: ObjectiveLevel = {
   windowsSize: staffingWindowPairs,
   windowsShare: STAFFING_WINDOWS_SHARE,
   windowsStall: STAFFING_WINDOWS_STALL,
+  jslpWindows: STAFFING_JSLP_WINDOWS,
   localWindows: true,
   refines: true,
   beforeWishes: true,
@@ -1303,6 +1315,18 @@ class LevelRunner {
             ? volunteerWindows(p, size, pass)
             : shiftWindows(p, size);
     const budget = s.budget.share(share);
+    if (level.jslpWindows === false && this.backend.name === 'jslp') {
+      note(
+        s.phases,
+        level.windowsPhase!,
+        'skipped',
+        level.value(s, s.values),
+        bound,
+        0,
+        'no windows with javascript-lp-solver, whose branch and bound does not finish them',
+      );
+      return;
+    }
     const first = windowsOf(0);
     if (first.length === 0 || s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
     const started = s.budget.now();

@@ -2,13 +2,14 @@
 // cancel (src/engine/backends/jslp-thread.ts): one LP it cannot interrupt no longer holds the
 // solve past its time. The LP here is large enough to take seconds in jslp (a dense random
 // covering problem); each test gives it a fraction of that and checks it is stopped near the
-// limit, then that the next solve works on a fresh thread.
+// limit, then that the next solve works on a fresh thread. Then the engine's limits on jslp's
+// branch and bound: its cap per solve (JSLP_MIP_MAX_MS), and no staffing windows with it.
 import { expect } from 'chai';
 import { jslpThreadsStarted, solveInThread } from '../../src/engine/backends/jslp-thread.js';
 import { JSLP_MIP_MAX_MS, jslpBackend } from '../../src/engine/backends/jslp-backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { MipModel } from '../../src/engine/mip-model.js';
-import { festival } from '../../bench/generate.js';
+import { festival, withRules } from '../../bench/generate.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { groupOnly, solve } from '../helpers/engine.js';
 
@@ -117,5 +118,27 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
     expect(['feasible', 'timedout']).to.include(mip!.status);
     expect(mip!.note).to.equal(`javascript-lp-solver's branch and bound stopped at its ${JSLP_MIP_MAX_MS / 1000} s cap (JSLP_MIP_MAX_MS)`);
     expect(result.diagnostics.time_limited).to.equal(true);
+  });
+
+  it('staffing runs no windows with javascript-lp-solver: the phase says so, and the schedule passes the checker', async () => {
+    // A small festival with the rules whose staffing the LP and MIP leave unproven: jslp's windows
+    // ran 4.2 s here for nothing (as on every instance measured: levels.ts STAFFING_JSLP_WINDOWS).
+    const ny = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: 4 };
+    const request = withRules(1901, festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), ny);
+    const { result } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; ms: number; note?: string };
+    const phases = (result.diagnostics.subproblems as Array<{ phases: Phase[] }>).flatMap((s) => s.phases);
+    const windows = phases.filter((p) => p.name === 'staffing_lns');
+    expect(windows.length, JSON.stringify(phases.map((p) => p.name))).to.equal(1);
+    expect(windows[0]!.status).to.equal('skipped');
+    expect(windows[0]!.ms).to.equal(0);
+    expect(windows[0]!.note).to.equal('no windows with javascript-lp-solver, whose branch and bound does not finish them');
+    // With HiGHS the same request's staffing needs no windows at all (its MIP proves the level).
+    const { result: highs } = await solve(request, { backend: 'highs', debug: 'true', timeLimitS: 10 });
+    const staffing = (highs.diagnostics.subproblems as Array<{ levels: Array<{ name: string; proven: boolean }> }>)
+      .flatMap((s) => s.levels)
+      .find((l) => l.name === 'staffing');
+    expect(staffing?.proven).to.equal(true);
   });
 });
