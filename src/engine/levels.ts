@@ -396,10 +396,12 @@ export interface ObjectiveLevel {
    * disagree, every other pair fixed as both have it, in this phase (LevelRunner.rins).
    */
   rinsPhase?: PhaseName;
-  /** RINS after the MIP rather than before it (where the MIP itself often proves the level soon)... */
-  rinsAfterMip?: boolean;
-  /** ...but before it on subproblems of at least this many candidate pairs (where the MIP is slow to find better). */
-  rinsFirstPairs?: number;
+  /**
+   * RINS after the MIP rather than before it on subproblems of fewer than this many candidate
+   * pairs (where the MIP itself often proves the level soon), before it from there on (where the
+   * MIP is slow to find better). Unset: RINS before the MIP everywhere.
+   */
+  rinsAfterMipBelow?: number;
   /** RINS's stall window in LP iterations, where the level's MIP request sets none (default STALL_ITERATIONS). */
   rinsStallIterations?: number;
   /** Share of the time left for the windows (default: the MIP's share). */
@@ -724,7 +726,7 @@ export const MAX_FAIRNESS_SOLVER_COLS = 10_000;
 
 /**
  * Fairness runs RINS before its MIP on subproblems of at least this many candidate pairs (after
- * it below: ObjectiveLevel.rinsFirstPairs). There the MIP is slow to find a better schedule and
+ * it below: ObjectiveLevel.rinsAfterMipBelow). There the MIP is slow to find a better schedule and
  * RINS finds most of what it would in a fraction of the time, which is what a 10 s limit reaches:
  * on unseen scarce festivals (2026-11-29, 60 s), the "info" group of a 150 x 400 one (3,255 pairs):
  * the MIP stalled after 1.1 s with nothing better than local search's 20,877, RINS after it
@@ -829,8 +831,7 @@ export const fairnessLevel: ObjectiveLevel = {
   lpPhase: 'fairness_lp',
   mipPhase: 'fairness',
   rinsPhase: 'fairness_rins',
-  rinsAfterMip: true,
-  rinsFirstPairs: FAIRNESS_RINS_FIRST_PAIRS,
+  rinsAfterMipBelow: FAIRNESS_RINS_FIRST_PAIRS,
   windowsPhase: 'fairness_lns',
   windowsShare: FAIRNESS_LNS_SHARE,
   windowsSize: () => FAIRNESS_WINDOW_PAIRS,
@@ -1218,6 +1219,7 @@ class LevelRunner {
           proven = this.runGuidedWindows(level, held, biased, rowBounds, bound, (pass) => (pass === 0 ? windows : []), GUIDED_STALL_ITERATIONS);
       }
     }
+    const rinsAfter = level.rinsAfterMipBelow !== undefined && s.p.candShift.length < level.rinsAfterMipBelow;
     let lpFinished = true;
     let relaxed: Float64Array | undefined;
     if (!proven && level.part) {
@@ -1226,7 +1228,7 @@ class LevelRunner {
         const got = this.partBound(level, part, bound);
         bound = got.bound;
         proven = level.proven(level.value(s, s.values), bound);
-        if (!proven && got.relaxed && level.rinsPhase && !level.rinsAfterMip && s.p.candShift.length >= PART_RINS_MIN_PAIRS) {
+        if (!proven && got.relaxed && level.rinsPhase && !rinsAfter && s.p.candShift.length >= PART_RINS_MIN_PAIRS) {
           // The whole model's values as RINS reads them: the part's LP's on its pairs, the schedule's elsewhere (fixed).
           const relaxed = Float64Array.from(this.restrict(s.values).subarray(0, s.p.candShift.length));
           part.pairs.forEach((pair, col) => (relaxed[pair] = got.relaxed![col]!));
@@ -1255,7 +1257,6 @@ class LevelRunner {
       this.rins(level, held, biased, rowBounds, bound, relaxed);
       proven = level.proven(level.value(s, s.values), bound);
     };
-    const rinsAfter = level.rinsAfterMip === true && !(level.rinsFirstPairs !== undefined && s.p.candShift.length >= level.rinsFirstPairs);
     if (!rinsAfter) rins();
     const windowsFirst = !proven && lpFinished && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
     if (windowsFirst) {
@@ -1305,16 +1306,6 @@ class LevelRunner {
   ): void {
     const { s } = this;
     const { p } = s;
-    const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
-    const windowsOf = (pass: number): Uint8Array[] =>
-      guided
-        ? guided.of(pass, size)
-        : level.windowsOf
-          ? level.windowsOf(s, pass, bound, size)
-          : pass % 2 === 0
-            ? volunteerWindows(p, size, pass)
-            : shiftWindows(p, size);
-    const budget = s.budget.share(share);
     if (level.jslpWindows === false && this.backend.name === 'jslp') {
       note(
         s.phases,
@@ -1327,6 +1318,16 @@ class LevelRunner {
       );
       return;
     }
+    const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
+    const windowsOf = (pass: number): Uint8Array[] =>
+      guided
+        ? guided.of(pass, size)
+        : level.windowsOf
+          ? level.windowsOf(s, pass, bound, size)
+          : pass % 2 === 0
+            ? volunteerWindows(p, size, pass)
+            : shiftWindows(p, size);
+    const budget = s.budget.share(share);
     const first = windowsOf(0);
     if (first.length === 0 || s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
     const started = s.budget.now();
