@@ -14,10 +14,9 @@ import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
-import { shift, volunteer, type Json } from '../helpers/engine.js';
+import { eRulesScarce, shift, volunteer, type Json } from '../helpers/engine.js';
 import fc from 'fast-check';
 import { bestGreedyFill } from '../../src/engine/greedy.js';
-import { festival, withRules } from '../../bench/generate.js';
 import { tinyRequests } from '../helpers/exhaustive.js';
 
 /** The one subproblem of a request, prepared, and the 0/1 vector of the given (volunteer, shift) pairs. */
@@ -295,13 +294,7 @@ describe('engine: coverage trades in the local search', () => {
     // A scarce festival with the rules (BENCHMARKS.md's e-rules-scarce-150x300): many chains, long
     // and cut short by the node budget. The tiny requests rarely have two volunteers who could end
     // a chain; here the last link's taker, taken in another order, changes the schedule.
-    const scarce = withRules(1103, festival({ seed: 1104, volunteers: 150, shifts: 300, days: 3, groups: 6, demand: 1.4 }), {
-      minRestHours: 10,
-      timezone: 'America/New_York',
-      firstDay: Date.UTC(2026, 5, 5),
-      days: 3,
-      utcShift: 4,
-    });
+    const scarce = eRulesScarce();
     const scarceChains = same(scarce, 6, 5000);
     // Both fill slots beyond the greedy fill: the comparison is of searches that did something.
     expect(filled).to.be.above(0);

@@ -7,6 +7,7 @@ import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.j
 import { loadConfig } from '../../src/config/config.js';
 import { scheduleRequest, type ScheduleCall } from '../../src/service/schedule-service.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
+import { festival, withRules } from '../../bench/generate.js';
 import { schemas } from './app.js';
 
 let backends: Promise<Record<'highs' | 'jslp', SolverBackend>> | undefined;
@@ -65,4 +66,14 @@ export function groupOnly(whole: ScheduleRequest, group: string): ScheduleReques
       .filter((s) => group in s.required_groups)
       .map((s) => ({ ...s, required_groups: { [group]: s.required_groups[group]! } })),
   };
+}
+
+/**
+ * BENCHMARKS.md's unseen e-rules-scarce-150x300: a scarce festival (demand 1.4 x supply) with the
+ * rules (five priority classes, New York time), its six groups joined into one subproblem of
+ * 8,124 candidate pairs whose coverage runs to any limit under a minute.
+ */
+export function eRulesScarce(): ScheduleRequest {
+  const mix = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 3, utcShift: 4 };
+  return withRules(1103, festival({ seed: 1104, volunteers: 150, shifts: 300, days: 3, groups: 6, demand: 1.4 }), mix);
 }
