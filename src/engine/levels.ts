@@ -223,6 +223,28 @@ export const STAFFING_WINDOWS_STALL = 10;
  * JSLP_MIP_MAX_MS a window, found no better schedule in a window.
  */
 export const STAFFING_JSLP_WINDOWS = false;
+
+/**
+ * Staffing's LP with javascript-lp-solver: on a model of more rows than this, the level keeps to
+ * its moves (no LP, so no RINS or MIP). Measured on 38 instances at 10 s (BENCHMARKS.md, the
+ * eighteenth session; 24 small festivals with and without the rules, Curtois 1-8, 11, 14, 16,
+ * three generated): models of 16-134 rows solved in 2-261 ms; one of 146 rows in 1.6-1.7 s and
+ * one of 161 in 2.4 s or stopped, neither gaining anything (the same schedules skipped); none of
+ * 203-1,966 rows finished in its share (0.6-2.7 s at 10 s; 16 s at 60 s, where on the rules
+ * festival 30 x 21's 251 rows jslp's simplex itself ends calling the LP infeasible; HiGHS solves
+ * it in milliseconds). With the LP skipped the 38 gave the same schedules, in 0.6-2.8 s less.
+ */
+export const MAX_STAFFING_JSLP_ROWS = 140;
+
+/** What a level keeps from with javascript-lp-solver (ObjectiveLevel.jslp). */
+export interface JslpLimits {
+  /** No LP or MIP of the level on a model of more columns than this (its cheap bound and local search only). */
+  maxCols?: number;
+  /** The same over this many rows. */
+  maxRows?: number;
+  /** False: no windows (its branch and bound does not finish them). */
+  windows?: boolean;
+}
 export const FAIRNESS_WINDOW_HEADS = 3;
 export const FAIRNESS_WINDOWS_PER_PASS = 6;
 export const FAIRNESS_LNS_GAP = 0.005;
@@ -406,8 +428,6 @@ export interface ObjectiveLevel {
   rinsStallIterations?: number;
   /** Share of the time left for the windows (default: the MIP's share). */
   windowsShare?: number;
-  /** False: no windows with javascript-lp-solver (its branch and bound does not finish them: STAFFING_JSLP_WINDOWS). */
-  jslpWindows?: boolean;
   /** The windows (the level's own, not guided ones) also end after this many in a row that gain nothing. */
   windowsStall?: number;
   /**
@@ -423,8 +443,8 @@ export interface ObjectiveLevel {
   windowsKeepFull?: boolean;
   /** The level keeps to its cheap bound and local search (no LP or MIP) on a model of more columns than this. */
   maxSolverCols?: number;
-  /** The same with javascript-lp-solver as the backend (lower: its branch and bound is far slower). */
-  maxJslpCols?: number;
+  /** What the level keeps from with javascript-lp-solver as the backend (its simplex and branch and bound are far slower), as measured. */
+  jslp?: JslpLimits;
   /** Why the MIP was skipped when the relaxation did not finish. */
   skipNote: string;
   /** Runs first (local search, its diagnostics). */
@@ -560,7 +580,7 @@ export const staffingLevel: ObjectiveLevel = {
   windowsSize: staffingWindowPairs,
   windowsShare: STAFFING_WINDOWS_SHARE,
   windowsStall: STAFFING_WINDOWS_STALL,
-  jslpWindows: STAFFING_JSLP_WINDOWS,
+  jslp: { windows: STAFFING_JSLP_WINDOWS, maxRows: MAX_STAFFING_JSLP_ROWS },
   localWindows: true,
   refines: true,
   beforeWishes: true,
@@ -854,7 +874,7 @@ export const fairnessLevel: ObjectiveLevel = {
       : [],
   refines: true,
   maxSolverCols: MAX_FAIRNESS_SOLVER_COLS,
-  maxJslpCols: MAX_FAIRNESS_JSLP_COLS,
+  jslp: { maxCols: MAX_FAIRNESS_JSLP_COLS },
   mipShare: MIP_SHARES.fairness,
   objective: (f) => f.fairness,
   value: (s, v) => fairnessObjective(s.f, v),
@@ -1206,11 +1226,9 @@ class LevelRunner {
       level.after?.(s, proven, bound);
       return { proven, bound };
     }
-    const jslpLimit = this.backend.name === 'jslp' && level.maxJslpCols !== undefined;
-    const maxCols = jslpLimit ? level.maxJslpCols : level.maxSolverCols;
-    if (!proven && maxCols !== undefined && s.f.model.numCols > maxCols) {
-      const over = `over ${maxCols}${jslpLimit ? ' with javascript-lp-solver' : ''}`;
-      return localOnly(`${s.f.model.numCols} columns (${over}): local search and the cheap bounds only`);
+    if (!proven) {
+      const over = this.overSize(level);
+      if (over) return localOnly(`${over}: local search and the cheap bounds only`);
     }
     if (!proven && level.beforeSolver) {
       level.beforeSolver(s, bound);
@@ -1313,7 +1331,7 @@ class LevelRunner {
   ): void {
     const { s } = this;
     const { p } = s;
-    if (level.jslpWindows === false && this.backend.name === 'jslp') {
+    if (this.jslpLimits(level)?.windows === false) {
       note(
         s.phases,
         level.windowsPhase!,
@@ -1604,6 +1622,22 @@ class LevelRunner {
     if (!keeps || !improves(level.objective(s.f).sense, level.value(s, w), level.value(s, s.values))) return false;
     adopt(s, Uint8Array.from(candidate), phase);
     return true;
+  }
+
+  /** The level's limits with javascript-lp-solver, when it is the backend. */
+  private jslpLimits(level: ObjectiveLevel): JslpLimits | undefined {
+    return this.backend.name === 'jslp' ? level.jslp : undefined;
+  }
+
+  /** Why the level's model is too large for its LP and MIP (columns over its limit, or rows over jslp's), or undefined. */
+  private overSize(level: ObjectiveLevel): string | undefined {
+    const jslp = this.jslpLimits(level);
+    const cols = this.s.f.model.numCols;
+    const maxCols = jslp?.maxCols ?? level.maxSolverCols;
+    if (maxCols !== undefined && cols > maxCols) return `${cols} columns (over ${maxCols}${jslp?.maxCols !== undefined ? ' with javascript-lp-solver' : ''})`;
+    const rows = this.modelOn().numRows;
+    if (jslp?.maxRows !== undefined && rows > jslp.maxRows) return `${rows} rows (over ${jslp.maxRows} with javascript-lp-solver)`;
+    return undefined;
   }
 
   /** The model of the level running. */

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { jslpThreadsStarted, solveInThread } from '../../src/engine/backends/jslp-thread.js';
 import { JSLP_MIP_MAX_MS, jslpBackend } from '../../src/engine/backends/jslp-backend.js';
+import { MAX_STAFFING_JSLP_ROWS } from '../../src/engine/levels.js';
 import { Budget } from '../../src/engine/budget.js';
 import { MipModel } from '../../src/engine/mip-model.js';
 import { festival, withRules } from '../../bench/generate.js';
@@ -121,8 +122,8 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
   });
 
   it('staffing runs no windows with javascript-lp-solver: the phase says so, and the schedule passes the checker', async () => {
-    // A small festival with the rules whose staffing the LP and MIP leave unproven: jslp's windows
-    // ran 4.2 s here for nothing (as on every instance measured: levels.ts STAFFING_JSLP_WINDOWS).
+    // A small festival with the rules whose staffing its moves leave unproven: jslp's windows ran
+    // 4.2 s here for nothing (as on every instance measured: levels.ts STAFFING_JSLP_WINDOWS).
     const ny = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: 4 };
     const request = withRules(1901, festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), ny);
     const { result } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
@@ -140,5 +141,36 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
       .flatMap((s) => s.levels)
       .find((l) => l.name === 'staffing');
     expect(staffing?.proven).to.equal(true);
+  });
+
+  it('staffing keeps to its moves with javascript-lp-solver on a model of more than MAX_STAFFING_JSLP_ROWS rows: no LP that jslp cannot finish', async () => {
+    // Rules festivals of 30 x 21 and up: jslp's staffing LP never finished in its share (2.6 s at
+    // 10 s, 16 s at 60 s) and gave nothing; HiGHS solves it in milliseconds.
+    const ny = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: 4 };
+    const request = withRules(1901, festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), ny);
+    const { result, json } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; ms: number; note?: string };
+    const subs = result.diagnostics.subproblems as Array<{ phases: Phase[]; constraints: number }>;
+    // Its subproblems of 200 rows and more, as measured (jslp's LP finished none of those).
+    const big = subs.filter((s) => s.constraints >= 200);
+    expect(big.length).to.be.above(0);
+    expect(MAX_STAFFING_JSLP_ROWS).to.be.below(200);
+    for (const sub of big) {
+      const names = sub.phases.map((p) => p.name);
+      const lp = sub.phases.filter((p) => p.name === 'staffing_lp');
+      expect(lp.length, JSON.stringify(names)).to.equal(1);
+      expect(lp[0]!.status).to.equal('skipped');
+      expect(lp[0]!.ms).to.equal(0);
+      expect(lp[0]!.note).to.match(
+        new RegExp(`^\\d+ rows \\(over ${MAX_STAFFING_JSLP_ROWS} with javascript-lp-solver\\): local search and the cheap bounds only$`),
+      );
+      expect(names).to.not.include('staffing');
+      expect(names).to.not.include('staffing_rins');
+    }
+    // Nothing was left to the clock: the answer is the same on a second call.
+    expect(result.diagnostics.time_limited).to.equal(false);
+    const again = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
+    expect(again.json.replace(/,"diagnostics":.*$/s, '')).to.equal(json.replace(/,"diagnostics":.*$/s, ''));
   });
 });
