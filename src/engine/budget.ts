@@ -27,27 +27,6 @@ export const LP_SHARE = 0.3;
  * remains. Each level of wishes (avoided, short of min_hours, preferred) gets the wishes' share.
  */
 export const MIP_SHARES = { coverage: 0.85, staffing: 0.4, wishes: 0.4, fairness: 1 } as const;
-/**
- * What the levels before fairness leave to it of a large joined subproblem's solving time (as it
- * stands when the levels start; LevelState.localRefinement): FAIRNESS_RESERVE_SHARE of it, at
- * least FAIRNESS_RESERVE_MIN_MS, never more than FAIRNESS_RESERVE_MAX_SHARE. They run to a
- * deadline that much earlier, so that where coverage runs to the clock (scarce rosters with the
- * rules, whose groups are joined by volunteers of several groups) fairness still gets its packing
- * bound and local search; where they end sooner, fairness has all the time they left. There
- * fairness has no LP, and water-filling's bound, which ignores who can take which shift, is
- * weak: on e-rules-scarce-150x300 (BENCHMARKS.md, the eighteenth session) fairness kept it
- * without the reserve, 8,182 against 21,165 at 10 s (and k-rules-scarce-200x400 even at 60 s);
- * the packing bound by kind needs about 10 rounds, 86-190 ms, to converge there, and 500 ms leaves
- * it that after the local search. Not in one group's subproblem, where water-filling is close
- * (equal where anyone can take any shift) and the fairness LP and MIP may follow: there the
- * same reserve cost a scarce festival's last group a slot its coverage MIP proves in 0.8 s.
- */
-export function fairnessReserveMs(solvingMs: number): number {
-  return Math.min(solvingMs * FAIRNESS_RESERVE_MAX_SHARE, Math.max(FAIRNESS_RESERVE_MIN_MS, solvingMs * FAIRNESS_RESERVE_SHARE));
-}
-export const FAIRNESS_RESERVE_SHARE = 0.06;
-export const FAIRNESS_RESERVE_MIN_MS = 500;
-export const FAIRNESS_RESERVE_MAX_SHARE = 0.15;
 /** A phase with less than this many seconds is not started: no solver finds anything that fast. */
 export const MIN_PHASE_S = 0.02;
 /** The least time limit handed to a solver (HiGHS rounds shorter limits to nothing useful). */

@@ -5,7 +5,7 @@
 // schedule, accept a better schedule, then hold the level's value while later levels run. A new
 // level is one more entry in LEVELS: its objective, the row that holds it, its value and bound.
 import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
-import { fairnessReserveMs, LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
+import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import { loadsOf, type Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, PREVIOUS_BIAS, type FairnessPieces, type Formulation, type WishLevel, type Wishes } from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
@@ -1088,20 +1088,13 @@ const reaches = (sense: Objective['sense'], a: number, target: number, tol = REA
 export function runLevels(s: LevelState, backend: SolverBackend): boolean {
   const order = levelsFor(s.p.classes, s.f.wishes);
   const levels = new LevelRunner(s, backend, order);
-  const all = s.budget;
-  // In a large joined subproblem, whose fairness has no LP and whose water-filling bound is weak,
-  // the levels before fairness end fairness's reserve early (the same record of stops).
-  const reserve = s.localRefinement !== undefined ? fairnessReserveMs(all.remainingMs()) : 0;
-  const earlier = all.until(all.deadline - reserve);
   try {
     let proven = true;
     order.forEach((level, i) => {
-      s.budget = level === fairnessLevel ? all : earlier;
       proven = levels.run(level, order.slice(0, i)) && proven;
     });
     return proven;
   } finally {
-    s.budget = all;
     levels.dispose();
   }
 }
