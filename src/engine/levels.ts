@@ -1628,9 +1628,9 @@ class LevelRunner {
     const cols = this.s.f.model.numCols;
     const maxCols = jslp?.maxCols ?? level.maxSolverCols;
     if (maxCols !== undefined && cols > maxCols) return `${cols} columns (over ${maxCols}${jslp?.maxCols !== undefined ? ' with javascript-lp-solver' : ''})`;
+    if (jslp?.maxRows === undefined) return undefined;
     const rows = this.modelOn().numRows;
-    if (jslp?.maxRows !== undefined && rows > jslp.maxRows) return `${rows} rows (over ${jslp.maxRows} with javascript-lp-solver)`;
-    return undefined;
+    return rows > jslp.maxRows ? `${rows} rows (over ${jslp.maxRows} with javascript-lp-solver)` : undefined;
   }
 
   /** The model of the level running. */

@@ -3,7 +3,7 @@
 // each phase starting from the best schedule so far and stopping early once a cheap bound
 // proves it. Pure: the subproblem and a backend in, assignments and diagnostics out.
 import type { SolverBackend } from './backends/backend.js';
-import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, type Budget } from './budget.js';
+import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S, type Budget } from './budget.js';
 import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessBreakpoints, fairnessObjective, formulate, type Formulation } from './formulate.js';
 import { piecesValue } from './packing-bound.js';
@@ -120,7 +120,7 @@ const roundPhase = (ph: PhaseDiagnostics): PhaseDiagnostics => ({ ...ph, objecti
 const status = (proven: boolean): 'optimal' | 'feasible' => (proven ? 'optimal' : 'feasible');
 
 /** The schedule a subproblem ends with. */
-type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound' | 'levels'>;
+type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound' | 'levels' | 'localRefinement'>;
 
 export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): SubproblemResult {
   const { budget } = options;
@@ -247,7 +247,7 @@ function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8A
 function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: boolean, f?: Formulation): SubproblemResult {
   const { budget } = options;
   const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
-  const levels = end.levels && f && options.backend ? boundInTimeLeft({ p, phases }, end.x, end.levels, f, options.backend, budget) : end.levels;
+  const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget) : end.levels;
   const diagnostics: SubproblemDiagnostics = {
     group: sub.group,
     explain: stats,
@@ -274,33 +274,39 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
 }
 
 /**
- * Where the clock stopped the levels before fairness had a packing bound that converged (phase
- * fairness_bound, optimal), that bound of the final schedule `x` in the time the explanations
- * left of the subproblem's (its note says when it ran); the schedule stays as it is. Without it,
- * fairness keeps water-filling's bound, which ignores who can take which shift: on the unseen
- * scarce rosters with the rules, whose coverage runs to the clock in one joined subproblem, a
- * reported gap of 109-171% at 10 s, and at 60 s on k-rules-scarce-200x400 (BENCHMARKS.md, the
- * eighteenth session). Taken from the explanations' share, which they seldom use (120 ms of
- * about 850 there), not from coverage's: coverage comes first, and a reserve of 500 ms before
- * fairness cost k-rules-scarce's class of priority 2 one to three slots. Returns the levels
- * with fairness's bound raised, or `levels` itself.
+ * Where the clock stopped a large joined subproblem (LevelState.localRefinement: its fairness has
+ * no LP or MIP) with fairness's bound still water-filling's, the packing bound of the final
+ * schedule `x` in the time the explanations left of the subproblem's (its notes say so); the
+ * schedule stays as it is. Water-filling ignores who can take which shift: on the unseen scarce
+ * rosters with the rules, whose coverage runs to the clock in one joined subproblem, a reported
+ * gap of 119-171% at 10 s, and 123% at 60 s on k-rules-scarce-200x400 (BENCHMARKS.md, the
+ * eighteenth session). The time is the explanations' share, which they seldom use (119 ms of
+ * about 850 there): not coverage's in this subproblem (a reserve of 500 ms before fairness cost
+ * k-rules-scarce's class of priority 2 one to three slots), though what it uses is no longer left
+ * to subproblems not yet started (schedule.ts gives them what finished ones leave). Not run with
+ * less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the levels
+ * left it, even where this proves fairness. Returns the levels with fairness's bound raised, or
+ * `end.levels` itself.
  */
 function boundInTimeLeft(
   { p, phases }: Pick<Run, 'p' | 'phases'>,
-  x: Uint8Array,
-  levels: LevelDiagnostics[],
+  end: Ending,
   f: Formulation,
   backend: SolverBackend,
   budget: Budget,
-): LevelDiagnostics[] {
-  const at = levels.findIndex((l) => l.name === 'fairness');
-  const level = levels[at];
-  const converged = phases.some((ph) => ph.name === 'fairness_bound' && ph.status === 'optimal');
-  if (!level || level.proven || converged || !budget.timeLimited() || budget.pastDeadline()) return levels;
+): LevelDiagnostics[] | undefined {
+  const { levels, x } = end;
+  const at = levels?.findIndex((l) => l.name === 'fairness') ?? -1;
+  const level = levels?.[at];
+  if (!levels || !level || level.proven || end.localRefinement === undefined || !budget.timeLimited()) return levels;
+  if (budget.cancelled() || budget.remainingS() < MIN_PHASE_S) return levels;
+  // Only where no packing bound raised it above water-filling's.
+  if (level.bound > fairnessLowerBound(p, f, end.filled) + 1e-6) return levels;
   const value = fairnessObjective(f, columnValues(f, p, x));
   const before = phases.length;
   const bound = sharpenByPacking(p, f, x, backend, budget, phases, level.bound, { goals: f.wishes.goals, alone: value });
-  for (const ph of phases.slice(before)) ph.note = `${ph.note ?? ''}; after the explanations, in the time they left`.replace(/^; /, '');
+  for (const ph of phases.slice(before))
+    ph.note = `${ph.note ?? ''}; after the explanations, in the time they left, on the final schedule, which it does not change`;
   if (bound <= level.bound) return levels;
   return levels.map((l, i) => (i === at ? levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) : l));
 }

@@ -39,6 +39,12 @@ const smallLp = {
   variables: { x: { value: 1, a: 1, b: 3 }, y: { value: 1, a: 2, b: 1 } },
 };
 
+/** A small festival with the rules (30 x 21, New York time) whose staffing model has 200 rows and more. */
+function rulesFestival30x21(): ReturnType<typeof festival> {
+  const ny = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: 4 };
+  return withRules(1901, festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), ny);
+}
+
 describe('engine: javascript-lp-solver stopped at its deadline', function () {
   this.timeout(60_000);
 
@@ -124,8 +130,7 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
   it('staffing runs no windows with javascript-lp-solver: the phase says so, and the schedule passes the checker', async () => {
     // A small festival with the rules whose staffing its moves leave unproven: jslp's windows ran
     // 4.2 s here for nothing (as on every instance measured: levels.ts STAFFING_JSLP_WINDOWS).
-    const ny = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: 4 };
-    const request = withRules(1901, festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), ny);
+    const request = rulesFestival30x21();
     const { result } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; ms: number; note?: string };
@@ -146,8 +151,7 @@ describe('engine: javascript-lp-solver stopped at its deadline', function () {
   it('staffing keeps to its moves with javascript-lp-solver on a model of more than MAX_STAFFING_JSLP_ROWS rows: no LP that jslp cannot finish', async () => {
     // Rules festivals of 30 x 21 and up: jslp's staffing LP never finished in its share (2.6 s at
     // 10 s, 16 s at 60 s) and gave nothing; HiGHS solves it in milliseconds.
-    const ny = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: 4 };
-    const request = withRules(1901, festival({ seed: 2001, volunteers: 30, shifts: 21, days: 2, groups: 3 }), ny);
+    const request = rulesFestival30x21();
     const { result, json } = await solve(request, { backend: 'jslp', debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; ms: number; note?: string };

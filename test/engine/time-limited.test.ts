@@ -108,10 +108,9 @@ describe('engine: time_limited (whether the clock stopped any work)', function (
   it('where coverage runs to the clock, gives fairness its packing bound in the time the explanations left', async () => {
     // BENCHMARKS.md's e-rules-scarce-150x300: five priority classes in one joined subproblem, whose
     // coverage runs to any limit under a minute. Before, fairness kept water-filling's bound (8,182
-    // against 21,165 at 10 s, 171%); the packing bound by kind, run after the explanations, gives
-    // about 17,000 at 10 s, and the schedule is the one the levels left.
+    // against 22,210 at 10 s, 171%); the packing bound, run after the explanations, gave 20,066.
     const request = eRulesScarce();
-    const { result } = await solve(request, { debug: 'true', timeLimitS: 5 });
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     const [sub] = result.diagnostics.subproblems as Json[];
     const phases = sub!.phases as Json[];
@@ -125,11 +124,11 @@ describe('engine: time_limited (whether the clock stopped any work)', function (
     ).to.equal(true);
     // The packing bound ran last, after the explanations, above water-filling's bound, and is fairness's bound.
     const balance = phases.find((ph) => ph.name === 'balance')!;
-    const packed = phases.filter((ph) => ph.name === 'fairness_bound');
-    expect(packed.length, JSON.stringify(names)).to.be.above(0);
-    expect(names.indexOf('fairness_bound')).to.be.above(names.lastIndexOf('fairness_kicks'));
-    for (const ph of packed) expect(ph.note).to.match(/; after the explanations, in the time they left$/);
-    expect(packed[0]!.status).to.equal('optimal');
+    const first = names.indexOf('fairness_bound');
+    expect(first, JSON.stringify(names)).to.be.above(names.indexOf('balance'));
+    const packed = phases.slice(first);
+    expect(packed.map((ph) => ph.name)).to.deep.equal(packed.map(() => 'fairness_bound'));
+    for (const ph of packed) expect(ph.note).to.match(/; after the explanations, in the time they left, on the final schedule, which it does not change$/);
     expect(packed[0]!.bound).to.be.above(balance.bound * 1.5);
     const fairness = levels.find((l) => l.name === 'fairness')!;
     expect(fairness.bound).to.be.closeTo(Math.max(...packed.map((ph) => ph.bound as number)), 0.001);
