@@ -281,8 +281,8 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
  * rosters with the rules, whose coverage runs to the clock in one joined subproblem, a reported
  * gap of 119-171% at 10 s, and 123% at 60 s on k-rules-scarce-200x400 (BENCHMARKS.md, the
  * eighteenth session). The time is the explanations' share, which they seldom use (119 ms of
- * about 850 there): not coverage's in this subproblem (a reserve of 500 ms before fairness cost
- * k-rules-scarce's class of priority 2 one to three slots), though what it uses is no longer left
+ * about 850 there): not coverage's in this subproblem (a reserve before fairness, tried first,
+ * could only take time from coverage, which comes first), though what it uses is no longer left
  * to subproblems not yet started (schedule.ts gives them what finished ones leave). Not run with
  * less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the levels
  * left it, even where this proves fairness. Returns the levels with fairness's bound raised, or
