@@ -316,6 +316,20 @@ export interface LevelState {
   packingPairs?: Float64Array;
   /** Where that solution is integral, or its columns as a MIP gave a better one: the schedule it describes (PackingOutcome.schedule), until LevelRunner.takePackingSchedule reads it. */
   packingSchedule?: Uint8Array;
+  /**
+   * The packing bounds of fairness (by kind of slot, by slot) that ended on their own: converged,
+   * or stopped at their rounds or work limit, where another run would stop again (not
+   * PackingOutcome.clockStopped). Fairness keeps coverage, staffing and the wishes as they are, so
+   * on its final schedule such a bound would end the same.
+   */
+  packingSettled?: PackingSettled;
+}
+
+/** Which of fairness's packing bounds ended on their own (LevelState.packingSettled), and how long the last one by slot the clock cut had run. */
+export interface PackingSettled {
+  byKind?: true;
+  bySlot?: true;
+  bySlotCutMs?: number;
 }
 
 /** What a level asks of its MIP, and of the RINS and windows that re-solve parts of it. */
@@ -917,14 +931,18 @@ export const fairnessLevel: ObjectiveLevel = {
     sharpenByPacking(s.p, s.f, s.x, backend, s.budget, s.phases, bound, {
       goals: s.f.wishes.goals,
       ...(s.localRefinement !== undefined ? { alone: fairnessObjective(s.f, s.values) } : {}),
-      keep: (packed) => {
-        keepGuide(s, packed);
+      keep: (packed, bySlot) => {
+        if (bySlot) keepGuide(s, packed);
+        else if (!packed.clockStopped) (s.packingSettled ??= {}).byKind = true;
       },
     }),
 };
 
-/** The packing bound by slot's guide (its LP read as pairs) and its schedule where it gave one (PackingOutcome.schedule), for the level's runner. */
+/** The packing bound by slot's guide (its LP read as pairs), its schedule where it gave one (PackingOutcome.schedule) and whether it ended on its own (LevelState.packingSettled), for the level's runner. */
 function keepGuide(s: LevelState, packed: PackingOutcome): void {
+  const settled = (s.packingSettled ??= {});
+  if (!packed.clockStopped) settled.bySlot = true;
+  else settled.bySlotCutMs = packed.ms;
   if (packed.pairs) s.packingPairs = packed.pairs;
   if (packed.schedule) s.packingSchedule = packed.schedule;
   else delete s.packingSchedule;
@@ -939,7 +957,8 @@ function keepGuide(s: LevelState, packed: PackingOutcome): void {
  * fairness_bound, staffing held too): measured on rules-festival-400x300, 26,374 by kind, 26,487
  * by slot (12 rounds, 1.1-1.3 s), 26,562 with staffing held; on the plain festivals, whose
  * volunteers of a group can all take the same shifts, by slot gave the same bounds in 3-25 times
- * the rounds.
+ * the rounds. `o.settled`: the ones already run to their end on a schedule with the same levels
+ * held, left out; `o.keep` hears of each run.
  */
 export function sharpenByPacking(
   p: Prepared,
@@ -949,18 +968,20 @@ export function sharpenByPacking(
   budget: Budget,
   phases: PhaseDiagnostics[],
   bound: number,
-  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome) => void },
+  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome, bySlot: boolean) => void; settled?: PackingSettled },
 ): number {
-  const { alone } = o;
+  const { alone, settled } = o;
   for (const bySlot of [false, true]) {
     if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
+    // One that ended on its own on a schedule with the same levels held would end the same (LevelState.packingSettled).
+    if (bySlot ? settled?.bySlot : settled?.byKind) continue;
     const packed = packingPhase(
       { p, f, x, backend, budget, phases },
       { bySlot, share: alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE, goals: o.goals },
     );
     if (!packed) break;
     bound = Math.max(bound, packed.bound);
-    if (bySlot) o.keep?.(packed);
+    o.keep?.(packed, bySlot);
     if (!packed.converged) break;
   }
   return bound;

@@ -117,6 +117,13 @@ export interface PackingOutcome {
   kinds: number;
   /** Column generation converged: the bound is the LP over configurations. */
   converged: boolean;
+  /**
+   * Not converged, and stopped by the clock (or an LP the clock cut), not by its rounds or work
+   * limit: given more time the rounds would go on, where a limit would stop them at the same point.
+   */
+  clockStopped: boolean;
+  /** Its time, from the start to the bound (the MIP over its columns, PackingOutcome.master, included). */
+  ms: number;
   /** With PackingLimits.staffing (by slot): the slot kinds fully staffed that the LP holds, of those that can be. */
   staffing?: { held: number; kinds: number };
   /**
@@ -223,6 +230,7 @@ export function packingBound(
   limits: PackingLimits = { rounds: PACKING_ROUNDS, work: PACKING_WORK },
 ): PackingOutcome | undefined {
   if (!backend.columnLp) return undefined;
+  const started = budget.now();
   const { sub } = p;
   // Slot kinds by (length, class); the grid of lengths in minutes.
   let gridMin = 0;
@@ -441,6 +449,8 @@ export function packingBound(
     types: T,
     kinds: K,
     converged: false,
+    clockStopped: false,
+    ms: 0,
     ...(S > 0 ? { staffing: { held: staffedHeld, kinds: S } } : {}),
   };
   let work = 0;
@@ -501,6 +511,7 @@ export function packingBound(
   } finally {
     lp.dispose();
   }
+  outcome.clockStopped = !outcome.converged && outcome.rounds < limits.rounds && work <= limits.work;
   if (limits.bySlot && last) {
     outcome.pairs = pairShares(p, last, made, members, types, kindOfShift);
     // Integral throughout, full_k too (else the schedule may staff fewer slot kinds than held).
@@ -526,6 +537,7 @@ export function packingBound(
     }
     if (schedule) outcome.schedule = schedule;
   }
+  outcome.ms = budget.now() - started;
   return Number.isFinite(outcome.bound) ? outcome : undefined;
 }
 

@@ -12,6 +12,7 @@ import { softGoals, wishesToKeep } from './soft-goals.js';
 import {
   fairnessLevel,
   fairnessLowerBound,
+  LOCAL_PACKING_SHARE,
   kickPhase,
   levelRecord,
   note,
@@ -19,6 +20,7 @@ import {
   sharpenByPacking,
   sum,
   type LevelDiagnostics,
+  type PackingSettled,
   type LevelState,
   type PhaseDiagnostics,
   type PhaseName,
@@ -120,7 +122,7 @@ const roundPhase = (ph: PhaseDiagnostics): PhaseDiagnostics => ({ ...ph, objecti
 const status = (proven: boolean): 'optimal' | 'feasible' => (proven ? 'optimal' : 'feasible');
 
 /** The schedule a subproblem ends with. */
-type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound' | 'levels' | 'localRefinement'>;
+type Ending = Pick<LevelState, 'x' | 'filled' | 'fillBound' | 'levels' | 'packingSettled'>;
 
 export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): SubproblemResult {
   const { budget } = options;
@@ -274,14 +276,18 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
 }
 
 /**
- * Where the clock stopped a large joined subproblem (LevelState.localRefinement: its fairness has
- * no LP or MIP) with fairness's bound still water-filling's, the packing bound of the final
- * schedule `x` in the time the explanations left of the subproblem's (its notes say so); the
- * schedule stays as it is. Water-filling ignores who can take which shift: on the unseen scarce
- * rosters with the rules, whose coverage runs to the clock in one joined subproblem, a reported
- * gap of 119-171% at 10 s, and 123% at 60 s on k-rules-scarce-200x400 (BENCHMARKS.md, the
- * eighteenth session). The time is the explanations' share, which they seldom use (119 ms of
- * about 850 there): not coverage's in this subproblem (a reserve before fairness, tried first,
+ * Where the clock stopped some of a subproblem's work with fairness unproven and no packing bound
+ * by slot of it ended on its own (LevelState.packingSettled: none ran, or the clock cut it), the
+ * packing bounds of the final schedule `x` in the time the explanations left of the subproblem's
+ * (its notes say so), but the one by kind of slot where it ended on its own already; the schedule
+ * stays as it is. Water-filling ignores who can take which
+ * shift: on the unseen scarce rosters with the rules, whose coverage runs to the clock in one
+ * joined subproblem, a reported gap of 119-171% at 10 s, and 123% at 60 s on
+ * k-rules-scarce-200x400 (BENCHMARKS.md, the eighteenth session); on the scarce festivals of one
+ * group a subproblem, whose staffing runs to the clock, the bound by slot had 19-55 ms before
+ * fairness's MIP and stopped unconverged (k-scarce-200x450: 7.65%; the nineteenth session). The
+ * time is the explanations' share, which they seldom use (119 ms of about 850 on
+ * k-rules-scarce): not coverage's in this subproblem (a reserve before fairness, tried first,
  * could only take time from coverage, which comes first), though what it uses is no longer left
  * to subproblems not yet started (schedule.ts gives them what finished ones leave). Not run with
  * less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the levels
@@ -298,13 +304,17 @@ function boundInTimeLeft(
   const { levels, x } = end;
   const at = levels?.findIndex((l) => l.name === 'fairness') ?? -1;
   const level = levels?.[at];
-  if (!levels || !level || level.proven || end.localRefinement === undefined || !budget.timeLimited()) return levels;
-  if (budget.cancelled() || budget.remainingS() < MIN_PHASE_S) return levels;
-  // Only where no packing bound raised it above water-filling's.
-  if (level.bound > fairnessLowerBound(p, f, end.filled) + 1e-6) return levels;
+  if (!levels || !level || level.proven || !budget.timeLimited() || budget.cancelled() || budget.remainingS() < MIN_PHASE_S) return levels;
+  // Left out: a bound that ended on its own, and one by slot the clock cut after at least the time it would have now (it starts afresh).
+  const ran = end.packingSettled ?? {};
+  const settled: PackingSettled = {
+    ...(ran.byKind ? { byKind: true } : {}),
+    ...(ran.bySlot || (ran.bySlotCutMs ?? -1) >= budget.remainingS() * 1000 * LOCAL_PACKING_SHARE ? { bySlot: true } : {}),
+  };
+  if (settled.byKind && settled.bySlot) return levels;
   const value = fairnessObjective(f, columnValues(f, p, x));
   const before = phases.length;
-  const bound = sharpenByPacking(p, f, x, backend, budget, phases, level.bound, { goals: f.wishes.goals, alone: value });
+  const bound = sharpenByPacking(p, f, x, backend, budget, phases, level.bound, { goals: f.wishes.goals, alone: value, settled });
   for (const ph of phases.slice(before))
     ph.note = `${ph.note ?? ''}; after the explanations, in the time they left, on the final schedule, which it does not change`;
   if (bound <= level.bound) return levels;

@@ -17,7 +17,7 @@ import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
-import { generatedInstance } from '../../bench/generate.js';
+import { festival, generatedInstance } from '../../bench/generate.js';
 import { bestLevels, compareLevels, filledByPriority, levelsOfResult, tinyRequests } from '../helpers/exhaustive.js';
 import { softGoals } from '../../src/engine/soft-goals.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
@@ -437,5 +437,47 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     expect(capped).to.equal(undefined);
     const jslpLike: SolverBackend = { name: 'jslp', open: (model) => highs.open(model) };
     expect(packingBound(p, f, x, jslpLike, budget())).to.equal(undefined);
+  });
+
+  it('says whether the clock stopped it, not its convergence or its rounds limit (the late bound reruns only those)', () => {
+    const [sub] = decompose(normalizeRequest(festival({ seed: 7, volunteers: 60, shifts: 40, days: 2, groups: 1 })));
+    const p = prepare(sub!);
+    const x = greedyFill(p);
+    const f = formulate(p);
+    const limits = { rounds: 200, work: Infinity, bySlot: true };
+    const full = packingBound(p, f, x, highs, budget(), limits)!;
+    expect(full.converged).to.equal(true);
+    expect(full.rounds).to.be.above(2);
+    expect(full.clockStopped).to.equal(false);
+    expect(full.ms).to.be.above(0);
+    const capped = packingBound(p, f, x, highs, budget(), { ...limits, rounds: 2 })!;
+    expect([capped.converged, capped.clockStopped, capped.rounds]).to.deep.equal([false, false, 2]);
+    // A clock that each LP solve moves on by 600 ms, against a deadline at 1,000: the second passes it.
+    let now = 0;
+    const ticking: SolverBackend = {
+      ...highs,
+      columnLp: (lower, upper, columns) => {
+        const lp = highs.columnLp!(lower, upper, columns);
+        return {
+          addColumns: (more) => {
+            lp.addColumns(more);
+          },
+          solve: (b) => {
+            const solved = lp.solve(b);
+            now += 600;
+            return solved;
+          },
+          dispose: () => {
+            lp.dispose();
+          },
+        };
+      },
+    };
+    const cut = packingBound(p, f, x, ticking, new Budget(1000, () => now), limits)!;
+    expect([cut.converged, cut.clockStopped, cut.rounds]).to.deep.equal([false, true, 2]);
+    expect(cut.ms).to.equal(1200);
+    // Each bound holds wherever it stopped.
+    expect(capped.bound).to.be.at.most(full.bound + 1e-6);
+    expect(cut.bound).to.be.at.most(full.bound + 1e-6);
   });
 });
