@@ -958,7 +958,7 @@ function keepGuide(s: LevelState, packed: PackingOutcome): void {
  * by slot (12 rounds, 1.1-1.3 s), 26,562 with staffing held; on the plain festivals, whose
  * volunteers of a group can all take the same shifts, by slot gave the same bounds in 3-25 times
  * the rounds. `o.settled`: the ones already run to their end on a schedule with the same levels
- * held, left out; `o.keep` hears of each run.
+ * held, left out; `o.keep` hears of each run; `o.share`, where given, is each one's share.
  */
 export function sharpenByPacking(
   p: Prepared,
@@ -968,17 +968,15 @@ export function sharpenByPacking(
   budget: Budget,
   phases: PhaseDiagnostics[],
   bound: number,
-  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome, bySlot: boolean) => void; settled?: PackingSettled },
+  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome, bySlot: boolean) => void; settled?: PackingSettled; share?: number },
 ): number {
   const { alone, settled } = o;
+  const share = o.share ?? (alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE);
   for (const bySlot of [false, true]) {
     if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
     // One that ended on its own on a schedule with the same levels held would end the same (LevelState.packingSettled).
     if (bySlot ? settled?.bySlot : settled?.byKind) continue;
-    const packed = packingPhase(
-      { p, f, x, backend, budget, phases },
-      { bySlot, share: alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE, goals: o.goals },
-    );
+    const packed = packingPhase({ p, f, x, backend, budget, phases }, { bySlot, share, goals: o.goals });
     if (!packed) break;
     bound = Math.max(bound, packed.bound);
     o.keep?.(packed, bySlot);

@@ -82,6 +82,8 @@ export interface SubproblemOptions {
   maxJoinedRefinePairs?: number;
   /** Called with each better schedule as it is found (the pool keeps it in case of a crash). */
   onIncumbent?: (incumbent: SubproblemIncumbent) => void;
+  /** No subproblem of the request starts after this one (BudgetSlice.last): the late fairness bound may take all the time left. */
+  last?: boolean;
 }
 
 export const DEFAULT_MAX_MIP_PAIRS = 250_000;
@@ -249,7 +251,7 @@ function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8A
 function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: boolean, f?: Formulation): SubproblemResult {
   const { budget } = options;
   const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
-  const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget) : end.levels;
+  const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget, options.last === true) : end.levels;
   const diagnostics: SubproblemDiagnostics = {
     group: sub.group,
     explain: stats,
@@ -290,7 +292,9 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
  * k-rules-scarce): not coverage's in this subproblem (a reserve before fairness, tried first,
  * could only take time from coverage, which comes first), though what it uses is no longer left
  * to subproblems not yet started (schedule.ts gives them what finished ones leave). Not run with
- * less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the levels
+ * less than MIN_PHASE_S left, nor once cancelled. Where no subproblem starts after this one
+ * (`last`: SubproblemOptions.last), what it leaves goes to none, and the bounds may take all of
+ * it; otherwise each LOCAL_PACKING_SHARE of what is left. The subproblem's status stays as the levels
  * left it, even where this proves fairness. Returns the levels with fairness's bound raised, or
  * `end.levels` itself.
  */
@@ -300,23 +304,26 @@ function boundInTimeLeft(
   f: Formulation,
   backend: SolverBackend,
   budget: Budget,
+  last: boolean,
 ): LevelDiagnostics[] | undefined {
   const { levels, x } = end;
   const at = levels?.findIndex((l) => l.name === 'fairness') ?? -1;
   const level = levels?.[at];
   if (!levels || !level || level.proven || !budget.timeLimited() || budget.cancelled() || budget.remainingS() < MIN_PHASE_S) return levels;
+  // All the time left where no subproblem starts after this one, else the share of a bound no LP follows.
+  const share = last ? 1 : LOCAL_PACKING_SHARE;
   // Left out: a bound that ended on its own, and one by slot the clock cut after at least the time it would have now (it starts afresh).
   const ran = end.packingSettled ?? {};
   const settled: PackingSettled = {
     ...(ran.byKind ? { byKind: true } : {}),
-    ...(ran.bySlot || (ran.bySlotCutMs ?? -1) >= budget.remainingS() * 1000 * LOCAL_PACKING_SHARE ? { bySlot: true } : {}),
+    ...(ran.bySlot || (ran.bySlotCutMs ?? -1) >= budget.remainingS() * 1000 * share ? { bySlot: true } : {}),
   };
   if (settled.byKind && settled.bySlot) return levels;
   const value = fairnessObjective(f, columnValues(f, p, x));
   const before = phases.length;
-  const bound = sharpenByPacking(p, f, x, backend, budget, phases, level.bound, { goals: f.wishes.goals, alone: value, settled });
+  const bound = sharpenByPacking(p, f, x, backend, budget, phases, level.bound, { goals: f.wishes.goals, alone: value, settled, share });
   for (const ph of phases.slice(before))
-    ph.note = `${ph.note ?? ''}; after the explanations, in the time they left, on the final schedule, which it does not change`;
+    ph.note = `${ph.note ?? ''}; after the explanations, in ${last ? 'all the time they left (no subproblem starts after this one)' : 'the time they left'}, on the final schedule, which it does not change`;
   if (bound <= level.bound) return levels;
   return levels.map((l, i) => (i === at ? levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) : l));
 }

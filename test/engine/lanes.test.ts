@@ -57,6 +57,14 @@ describe('engine: the time of a request divided among its subproblems', () => {
     expect(subproblemSlice(budget, 2, 1, 1, 25_000).ms).to.equal(0);
   });
 
+  it('says which slice is the last to start: none starts after it, so what it leaves goes to none', () => {
+    const budget = new Budget(10_000, () => 0);
+    expect(subproblemSlice(budget, 2, 1, 4).last).to.equal(undefined);
+    expect(subproblemSlice(budget, 2, 3, 4).last).to.equal(undefined);
+    expect(subproblemSlice(budget, 2, 1, 1).last).to.equal(true);
+    expect(subproblemSlice(budget, 2, 4, 4, 6_000).last).to.equal(true);
+  });
+
   it('eight equal subproblems on two lanes that use all their time each get a quarter of the limit, the last ones too', async () => {
     const seen = await simulate([1, 1, 1, 1, 1, 1, 1, 1], 2, 10_000);
     for (const [start, ms] of seen) {
