@@ -142,7 +142,7 @@ export interface BudgetSlice {
   deadline: number;
   /** This subproblem's share of the time, counted from when a worker starts it. */
   ms: number;
-  /** No subproblem of the request starts after this one: what it leaves of its time goes to none. */
+  /** No subproblem of the request starts after this one (schedule.ts solveInLanes): what it leaves of its time goes to no other of the request's. */
   last?: boolean;
 }
 
@@ -156,13 +156,11 @@ export interface BudgetSlice {
  * group, solved last, had 0.6 s where its share was 1.2 s and left a slot it fills in 0.5 s).
  * Still not exact when fewer subproblems are left than lanes: three equal ones on two lanes
  * get 2/3, 2/3 and 1/3 of the limit (a lane then idles; the division does not look ahead).
- * `last` where this one is the weight not yet started.
  */
 export function subproblemSlice(budget: Budget, lanes: number, weight: number, unstartedWeight: number, committedMs = 0): BudgetSlice {
   const left = budget.remainingMs();
   const lanesLeft = Math.max(0, left * lanes - committedMs);
-  const ms = Math.min(left, (lanesLeft * weight) / Math.max(1, unstartedWeight));
-  return { deadline: budget.deadline, ms, ...(unstartedWeight <= weight ? { last: true } : {}) };
+  return { deadline: budget.deadline, ms: Math.min(left, (lanesLeft * weight) / Math.max(1, unstartedWeight)) };
 }
 
 /** The budget of a slice from the moment its work starts. */

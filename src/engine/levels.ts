@@ -319,8 +319,9 @@ export interface LevelState {
   /**
    * The packing bounds of fairness (by kind of slot, by slot) that ended on their own: converged,
    * or stopped at their rounds or work limit, where another run would stop again (not
-   * PackingOutcome.clockStopped). Fairness keeps coverage, staffing and the wishes as they are, so
-   * on its final schedule such a bound would end the same.
+   * PackingOutcome.clockStopped). Fairness holds coverage, staffing and the wishes at least as
+   * they were, and its schedules keep them so in practice (they are held rows), so on its final
+   * schedule such a bound would end the same.
    */
   packingSettled?: PackingSettled;
 }
@@ -791,6 +792,8 @@ const PACKING_SHARE = 0.15;
  * The same where no LP or MIP of fairness follows it (a joined subproblem refined by local search,
  * or one over the MIP limit). Measured on rules-festival-2500x1200 (287,415 pairs, 1,416 kinds of
  * volunteer): five rounds, 1.0-1.4 s, to converge, its first round's bound far below (negative).
+ * Also each late bound's share after the explanations (solve-subproblem.ts boundInTimeLeft), but
+ * in the subproblem that starts last.
  */
 export const LOCAL_PACKING_SHARE = 0.5;
 
@@ -933,19 +936,24 @@ export const fairnessLevel: ObjectiveLevel = {
       ...(s.localRefinement !== undefined ? { alone: fairnessObjective(s.f, s.values) } : {}),
       keep: (packed, bySlot) => {
         if (bySlot) keepGuide(s, packed);
-        else if (!packed.clockStopped) (s.packingSettled ??= {}).byKind = true;
+        else settle(s, packed, false);
       },
     }),
 };
 
 /** The packing bound by slot's guide (its LP read as pairs), its schedule where it gave one (PackingOutcome.schedule) and whether it ended on its own (LevelState.packingSettled), for the level's runner. */
 function keepGuide(s: LevelState, packed: PackingOutcome): void {
-  const settled = (s.packingSettled ??= {});
-  if (!packed.clockStopped) settled.bySlot = true;
-  else settled.bySlotCutMs = packed.ms;
+  settle(s, packed, true);
   if (packed.pairs) s.packingPairs = packed.pairs;
   if (packed.schedule) s.packingSchedule = packed.schedule;
   else delete s.packingSchedule;
+}
+
+/** Records in LevelState.packingSettled whether a packing bound of fairness ended on its own (and, by slot, how long the clock let it run where it did not). */
+function settle(s: LevelState, packed: PackingOutcome, bySlot: boolean): void {
+  const settled = (s.packingSettled ??= {});
+  if (!packed.clockStopped) settled[bySlot ? 'bySlot' : 'byKind'] = true;
+  else if (bySlot) settled.bySlotCutMs = packed.ms;
 }
 
 /**
@@ -957,8 +965,10 @@ function keepGuide(s: LevelState, packed: PackingOutcome): void {
  * fairness_bound, staffing held too): measured on rules-festival-400x300, 26,374 by kind, 26,487
  * by slot (12 rounds, 1.1-1.3 s), 26,562 with staffing held; on the plain festivals, whose
  * volunteers of a group can all take the same shifts, by slot gave the same bounds in 3-25 times
- * the rounds. `o.settled`: the ones already run to their end on a schedule with the same levels
- * held, left out; `o.keep` hears of each run; `o.share`, where given, is each one's share.
+ * the rounds. `o.skipByKind` leaves out the one by kind (one that ended on its own on a schedule
+ * with the same levels held would end the same); `o.bySlotMinMs`, the one by slot where its share
+ * of the time left is less; `o.keep` hears of each run; `o.share`, where given, is each one's
+ * share of the time left when it starts.
  */
 export function sharpenByPacking(
   p: Prepared,
@@ -968,14 +978,14 @@ export function sharpenByPacking(
   budget: Budget,
   phases: PhaseDiagnostics[],
   bound: number,
-  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome, bySlot: boolean) => void; settled?: PackingSettled; share?: number },
+  o: { goals: SoftGoals; alone?: number; keep?: (packed: PackingOutcome, bySlot: boolean) => void; skipByKind?: boolean; bySlotMinMs?: number; share?: number },
 ): number {
-  const { alone, settled } = o;
+  const { alone } = o;
   const share = o.share ?? (alone === undefined ? PACKING_SHARE : LOCAL_PACKING_SHARE);
   for (const bySlot of [false, true]) {
     if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
-    // One that ended on its own on a schedule with the same levels held would end the same (LevelState.packingSettled).
-    if (bySlot ? settled?.bySlot : settled?.byKind) continue;
+    if (!bySlot && o.skipByKind) continue;
+    if (bySlot && o.bySlotMinMs !== undefined && budget.remainingS() * 1000 * share < o.bySlotMinMs) break;
     const packed = packingPhase({ p, f, x, backend, budget, phases }, { bySlot, share, goals: o.goals });
     if (!packed) break;
     bound = Math.max(bound, packed.bound);

@@ -120,6 +120,8 @@ export interface PackingOutcome {
   /**
    * Not converged, and stopped by the clock (or an LP the clock cut), not by its rounds or work
    * limit: given more time the rounds would go on, where a limit would stop them at the same point.
+   * An LP that failed otherwise (ColumnLp.solve does not say why) counts here too: another run
+   * is only tried, never trusted.
    */
   clockStopped: boolean;
   /** Its time, from the start to the bound (the MIP over its columns, PackingOutcome.master, included). */

@@ -20,7 +20,6 @@ import {
   sharpenByPacking,
   sum,
   type LevelDiagnostics,
-  type PackingSettled,
   type LevelState,
   type PhaseDiagnostics,
   type PhaseName,
@@ -280,23 +279,23 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
 /**
  * Where the clock stopped some of a subproblem's work with fairness unproven and no packing bound
  * by slot of it ended on its own (LevelState.packingSettled: none ran, or the clock cut it), the
- * packing bounds of the final schedule `x` in the time the explanations left of the subproblem's
- * (its notes say so), but the one by kind of slot where it ended on its own already; the schedule
- * stays as it is. Water-filling ignores who can take which
- * shift: on the unseen scarce rosters with the rules, whose coverage runs to the clock in one
- * joined subproblem, a reported gap of 119-171% at 10 s, and 123% at 60 s on
- * k-rules-scarce-200x400 (BENCHMARKS.md, the eighteenth session); on the scarce festivals of one
- * group a subproblem, whose staffing runs to the clock, the bound by slot had 19-55 ms before
- * fairness's MIP and stopped unconverged (k-scarce-200x450: 7.65%; the nineteenth session). The
- * time is the explanations' share, which they seldom use (119 ms of about 850 on
- * k-rules-scarce): not coverage's in this subproblem (a reserve before fairness, tried first,
- * could only take time from coverage, which comes first), though what it uses is no longer left
- * to subproblems not yet started (schedule.ts gives them what finished ones leave). Not run with
- * less than MIN_PHASE_S left, nor once cancelled. Where no subproblem starts after this one
- * (`last`: SubproblemOptions.last), what it leaves goes to none, and the bounds may take all of
- * it; otherwise each LOCAL_PACKING_SHARE of what is left. The subproblem's status stays as the levels
- * left it, even where this proves fairness. Returns the levels with fairness's bound raised, or
- * `end.levels` itself.
+ * packing bounds of the final schedule `x` in the time left of the subproblem's slice after the
+ * explanations (its notes say so), but the one by kind of slot where it ended on its own already;
+ * the schedule stays as it is. Water-filling ignores who can take which shift: on the unseen
+ * scarce rosters with the rules, whose coverage runs to the clock in one joined subproblem, a
+ * reported gap of 119-171% at 10 s, and 123% at 60 s on k-rules-scarce-200x400 (BENCHMARKS.md,
+ * the eighteenth session); on the scarce festivals of one group a subproblem, whose staffing runs
+ * to the clock, the bound by slot had 19-55 ms before fairness's MIP and stopped unconverged
+ * (k-scarce-200x450: 7.65%; the nineteenth session). The time is mostly the explanations' share,
+ * which they seldom use (119 ms of about 850 on k-rules-scarce), and what the levels left: not
+ * coverage's in this subproblem (a reserve before fairness, tried first, could only take time
+ * from coverage, which comes first), though what it uses is no longer left to subproblems not yet
+ * started (schedule.ts gives them what finished ones leave). Where none of the request's starts
+ * after this one (`last`: BudgetSlice.last) the bounds may take all of the time left, otherwise
+ * each LOCAL_PACKING_SHARE of what is left when it starts; in all at most LATE_BOUND_MAX_MS. Not
+ * run with less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the
+ * levels left it, even where this proves fairness. Returns the levels with fairness's bound
+ * raised, or `end.levels` itself.
  */
 function boundInTimeLeft(
   { p, phases }: Pick<Run, 'p' | 'phases'>,
@@ -310,21 +309,25 @@ function boundInTimeLeft(
   const at = levels?.findIndex((l) => l.name === 'fairness') ?? -1;
   const level = levels?.[at];
   if (!levels || !level || level.proven || !budget.timeLimited() || budget.cancelled() || budget.remainingS() < MIN_PHASE_S) return levels;
-  // All the time left where no subproblem starts after this one, else the share of a bound no LP follows.
-  const share = last ? 1 : LOCAL_PACKING_SHARE;
-  // Left out: a bound that ended on its own, and one by slot the clock cut after at least half the
-  // time it would have now: it starts afresh, and the Lagrangian bound is weak until it nears the
-  // end (j-wishes-rules-festival-300x250: cut after 628 ms in 6 rounds of about 13; given 1 s
-  // again, cut again, and the answer 1 s later).
+  // Not where the level's bound by slot ended on its own: on a schedule with the same levels held it would end the same.
   const ran = end.packingSettled ?? {};
-  const settled: PackingSettled = {
-    ...(ran.byKind ? { byKind: true } : {}),
-    ...(ran.bySlot || (ran.bySlotCutMs ?? -1) * LATE_BOUND_GROWTH >= budget.remainingS() * 1000 * share ? { bySlot: true } : {}),
-  };
-  if (settled.byKind && settled.bySlot) return levels;
+  if (ran.bySlot) return levels;
+  // At most LATE_BOUND_MAX_MS: other requests' subproblems may be queued for this worker.
+  const late = budget.until(Math.min(budget.deadline, budget.now() + LATE_BOUND_MAX_MS));
+  // All of it where no subproblem of the request starts after this one, else each bound the share of one no LP follows.
+  const share = last ? 1 : LOCAL_PACKING_SHARE;
   const value = fairnessObjective(f, columnValues(f, p, x));
   const before = phases.length;
-  const bound = sharpenByPacking(p, f, x, backend, budget, phases, level.bound, { goals: f.wishes.goals, alone: value, settled, share });
+  const bound = sharpenByPacking(p, f, x, backend, late, phases, level.bound, {
+    goals: f.wishes.goals,
+    alone: value,
+    share,
+    ...(ran.byKind ? { skipByKind: true } : {}),
+    // One by slot the clock cut starts afresh, and its Lagrangian bound is weak until it nears the
+    // end: only with LATE_BOUND_GROWTH times the time it had (j-wishes-rules-festival-300x250: cut
+    // after 628 ms in 6 of about 13 rounds; given 1 s again, cut again, and the answer 1 s later).
+    ...(ran.bySlotCutMs !== undefined ? { bySlotMinMs: ran.bySlotCutMs * LATE_BOUND_GROWTH } : {}),
+  });
   for (const ph of phases.slice(before))
     ph.note = `${ph.note ?? ''}; after the explanations, in ${last ? 'all the time they left (no subproblem starts after this one)' : 'the time they left'}, on the final schedule, which it does not change`;
   if (bound <= level.bound) return levels;
@@ -333,6 +336,12 @@ function boundInTimeLeft(
 
 /** The late packing bound by slot runs again only with at least this many times the time the clock cut the level's after. */
 const LATE_BOUND_GROWTH = 2;
+/**
+ * The late packing bounds take at most this long in all: the subproblem's answer, and other
+ * requests' subproblems queued for its worker, wait for them. Measured at 10 s: 30-180 ms on the
+ * scarce festivals' groups, 260-500 ms for e-rules-scarce-150x300's bound by slot to converge.
+ */
+const LATE_BOUND_MAX_MS = 1000;
 
 /** Assignments as [volunteer request index, shift request index, group] for a 0/1 vector over pairs. */
 function toAssignments(p: Prepared, x: ArrayLike<number>): Assignment[] {

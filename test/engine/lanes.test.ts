@@ -15,7 +15,12 @@ const sub = (group: string): Subproblem => ({
 });
 
 /** Runs solveInLanes with subproblems that each take their whole slice on a simulated clock; returns each one's [start, slice ms]. */
-async function simulate(weights: number[], lanes: number, limitMs: number): Promise<Array<[number, number]>> {
+async function simulate(
+  weights: number[],
+  lanes: number,
+  limitMs: number,
+  onSlice?: (i: number, slice: BudgetSlice) => void,
+): Promise<Array<[number, number]>> {
   let now = 0;
   const timers: Array<{ at: number; done: () => void }> = [];
   const budget = new Budget(limitMs, () => now);
@@ -24,6 +29,7 @@ async function simulate(weights: number[], lanes: number, limitMs: number): Prom
   const solve = (s: Subproblem, slice: BudgetSlice): Promise<SubproblemResult> => {
     const i = subs.indexOf(s);
     seen[i] = [now, slice.ms];
+    onSlice?.(i, slice);
     return new Promise((resolve) =>
       timers.push({
         at: Math.min(slice.deadline, now + slice.ms),
@@ -57,12 +63,17 @@ describe('engine: the time of a request divided among its subproblems', () => {
     expect(subproblemSlice(budget, 2, 1, 1, 25_000).ms).to.equal(0);
   });
 
-  it('says which slice is the last to start: none starts after it, so what it leaves goes to none', () => {
-    const budget = new Budget(10_000, () => 0);
-    expect(subproblemSlice(budget, 2, 1, 4).last).to.equal(undefined);
-    expect(subproblemSlice(budget, 2, 3, 4).last).to.equal(undefined);
-    expect(subproblemSlice(budget, 2, 1, 1).last).to.equal(true);
-    expect(subproblemSlice(budget, 2, 4, 4, 6_000).last).to.equal(true);
+  it('marks the slice of the subproblem that starts last, and only it (equal and zero weights too)', async () => {
+    for (const weights of [[1, 1, 1, 1], [3, 0], [5, 1, 1], [0.2, 0.1], [7]]) {
+      const last: boolean[] = [];
+      await simulate(weights, 2, 10_000, (i, slice) => {
+        last[i] = slice.last === true;
+      });
+      // Largest first, ties in index order: the last to start is the last of that order.
+      const order = weights.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]! || a - b);
+      expect(last.filter(Boolean), JSON.stringify({ weights, last })).to.have.length(1);
+      expect(last[order[order.length - 1]!], JSON.stringify({ weights, last })).to.equal(true);
+    }
   });
 
   it('eight equal subproblems on two lanes that use all their time each get a quarter of the limit, the last ones too', async () => {
