@@ -985,7 +985,7 @@ export function sharpenByPacking(
   for (const bySlot of [false, true]) {
     if (bySlot && (alone === undefined || alone <= bound * (1 + FAIRNESS_LNS_GAP) + REAL_TOL)) break;
     if (!bySlot && o.skipByKind) continue;
-    if (bySlot && o.bySlotMinMs !== undefined && budget.remainingS() * 1000 * share < o.bySlotMinMs) break;
+    if (bySlot && o.bySlotMinMs !== undefined && budget.remainingMs() * share < o.bySlotMinMs) break;
     const packed = packingPhase({ p, f, x, backend, budget, phases }, { bySlot, share, goals: o.goals });
     if (!packed) break;
     bound = Math.max(bound, packed.bound);
@@ -1003,7 +1003,6 @@ function packingPhase(
   const master = o.master ? { master: { stallIterations: MASTER_STALL_ITERATIONS } } : {};
   const { p, f, x, backend, budget, phases } = c;
   const { bySlot } = o;
-  const t = budget.now();
   const packed = packingBound(p, f, x, backend, budget.share(o.share), {
     rounds: PACKING_ROUNDS,
     work: PACKING_WORK,
@@ -1028,7 +1027,7 @@ function packingPhase(
     packed.converged ? 'optimal' : 'feasible',
     packed.lp,
     packed.bound,
-    budget.now() - t,
+    packed.ms,
     text,
   );
   return packed;
