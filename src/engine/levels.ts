@@ -881,9 +881,10 @@ export const fairnessLevel: ObjectiveLevel = {
     // Its columns as a MIP only on a subproblem larger than one fairness window: on a smaller one
     // the window the bound guides (solveLevel) re-solves every pair where its LP and the schedule
     // disagree, and the MIP over the columns before it is time the answer waits for. Measured on
-    // festival-50x30's "bar" (154 pairs): that MIP gave back the incumbent's 1,300 in 33 ms, the
-    // window then reached 1,298; left out, the request answers in 63-73 ms warm against 82-91 ms
-    // (one process, 14 calls a side). On larger groups the MIP does find what the windows do not
+    // festival-50x30's "bar" (154 pairs): that MIP gave back the incumbent's 1,300 in 10-30 ms, the
+    // window then reached 1,298; left out, the bound takes 5-16 ms instead of 19-56, the window
+    // 36-69 instead of 36-54, and the request 110 ms on average instead of 122 (20 warm calls a
+    // side, in one process each). On larger groups the MIP does find what the windows do not
     // (festival-locked-400x300's "gate", 1,305 pairs, 379 of them where the two disagree: 28,000
     // with it, 28,006 without), so it stays there.
     const master = s.p.candShift.length > FAIRNESS_WINDOW_PAIRS;
