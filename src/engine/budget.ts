@@ -142,8 +142,6 @@ export interface BudgetSlice {
   deadline: number;
   /** This subproblem's share of the time, counted from when a worker starts it. */
   ms: number;
-  /** No subproblem of the request starts after this one (schedule.ts solveInLanes): what it leaves of its time goes to no other of the request's. */
-  last?: boolean;
 }
 
 /**

@@ -164,8 +164,7 @@ export async function solveInLanes(
       const now = budget.now();
       let committed = 0;
       for (const [other, end] of ends) if (other !== id) committed += Math.max(0, Math.min(end, budget.deadline) - now);
-      // The last to start: what it leaves of its slice goes to no other subproblem of the request (BudgetSlice.last).
-      const slice = { ...subproblemSlice(budget, lanes, weight[i]!, unstarted, committed), ...(next === order.length ? { last: true } : {}) };
+      const slice = subproblemSlice(budget, lanes, weight[i]!, unstarted, committed);
       unstarted -= weight[i]!;
       // From dispatch: a subproblem queued behind another request's on a shared pool starts its
       // clock later, so what it still holds is counted a little short then.

@@ -12,7 +12,6 @@ import { softGoals, wishesToKeep } from './soft-goals.js';
 import {
   fairnessLevel,
   fairnessLowerBound,
-  LOCAL_PACKING_SHARE,
   kickPhase,
   levelRecord,
   note,
@@ -81,8 +80,6 @@ export interface SubproblemOptions {
   maxJoinedRefinePairs?: number;
   /** Called with each better schedule as it is found (the pool keeps it in case of a crash). */
   onIncumbent?: (incumbent: SubproblemIncumbent) => void;
-  /** No subproblem of the request starts after this one (BudgetSlice.last): the late fairness bound may take all the time left. */
-  last?: boolean;
 }
 
 export const DEFAULT_MAX_MIP_PAIRS = 250_000;
@@ -250,7 +247,7 @@ function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8A
 function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: boolean, f?: Formulation): SubproblemResult {
   const { budget } = options;
   const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
-  const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget, options.last === true) : end.levels;
+  const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget) : end.levels;
   const diagnostics: SubproblemDiagnostics = {
     group: sub.group,
     explain: stats,
@@ -289,11 +286,15 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
  * (k-scarce-200x450: 7.65%; the nineteenth session). The time is mostly the explanations' share,
  * which they seldom use (119 ms of about 850 on k-rules-scarce), and what the levels left: not
  * coverage's in this subproblem (a reserve before fairness, tried first, could only take time
- * from coverage, which comes first), though what it uses is no longer left to subproblems not yet
- * started (schedule.ts gives them what finished ones leave). Where none of the request's starts
- * after this one (`last`: BudgetSlice.last) the bounds may take all of the time left, otherwise
- * each LOCAL_PACKING_SHARE of what is left when it starts; in all at most LATE_BOUND_MAX_MS. Not
- * run with less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the
+ * from coverage, which comes first). The bounds may take all of what the slice has left, in all
+ * at most LATE_BOUND_MAX_MS: that time is this subproblem's own, since every later subproblem's
+ * slice is planned as if the running ones used all of theirs (schedule.ts solveInLanes); only
+ * what it would have left them beyond their plan goes. Measured at 10 s (the twentieth session):
+ * with half of it wherever another subproblem started later, k-scarce-200x450's largest group
+ * ("bar", 5,203 columns, converging in about 80 rounds) was cut after 145 ms and kept
+ * water-filling's bound (22,806 against 26,250), 5.56% reported in all; with all of it, 2.71%,
+ * and the same schedules and coverage on the scarce festivals of several subproblems. Not run
+ * with less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the
  * levels left it, even where this proves fairness. Returns the levels with fairness's bound
  * raised, or `end.levels` itself.
  */
@@ -303,7 +304,6 @@ function boundInTimeLeft(
   f: Formulation,
   backend: SolverBackend,
   budget: Budget,
-  last: boolean,
 ): LevelDiagnostics[] | undefined {
   const { levels, x } = end;
   const at = levels?.findIndex((l) => l.name === 'fairness') ?? -1;
@@ -314,14 +314,12 @@ function boundInTimeLeft(
   if (ran.bySlot) return levels;
   // At most LATE_BOUND_MAX_MS: other requests' subproblems may be queued for this worker.
   const late = budget.until(Math.min(budget.deadline, budget.now() + LATE_BOUND_MAX_MS));
-  // All of it where no subproblem of the request starts after this one, else each bound the share of one no LP follows.
-  const share = last ? 1 : LOCAL_PACKING_SHARE;
   const value = fairnessObjective(f, columnValues(f, p, x));
   const before = phases.length;
   const bound = sharpenByPacking(p, f, x, backend, late, phases, level.bound, {
     goals: f.wishes.goals,
     alone: value,
-    share,
+    share: 1,
     ...(ran.byKind ? { skipByKind: true } : {}),
     // One by slot the clock cut starts afresh, and its Lagrangian bound is weak until it nears the
     // end: only with LATE_BOUND_GROWTH times the time it had (j-wishes-rules-festival-300x250: cut
@@ -329,7 +327,7 @@ function boundInTimeLeft(
     ...(ran.bySlotCutMs !== undefined ? { bySlotMinMs: ran.bySlotCutMs * LATE_BOUND_GROWTH } : {}),
   });
   for (const ph of phases.slice(before))
-    ph.note = `${ph.note ?? ''}; after the explanations, in ${last ? 'all the time they left (no subproblem starts after this one)' : 'the time they left'}, on the final schedule, which it does not change`;
+    ph.note = `${ph.note ?? ''}; after the explanations, in the time they left, on the final schedule, which it does not change`;
   if (bound <= level.bound) return levels;
   return levels.map((l, i) => (i === at ? levelRecord('fairness', value, bound, fairnessLevel.proven(value, bound)) : l));
 }

@@ -62,7 +62,6 @@ export function inProcessRunner(backends: Partial<Record<BackendName, SolverBack
         lpText: job.lpText,
         maxMipPairs: job.maxMipPairs,
         ...(onIncumbent ? { onIncumbent } : {}),
-        ...(job.slice.last ? { last: true } : {}),
       });
       return { kind: 'done', result };
     },

@@ -35,7 +35,6 @@ port.on('message', (message: ToWorker) => {
       budget: startSlice(job.slice, Date.now, cancelCheck(message.cancel)),
       lpText: job.lpText,
       maxMipPairs: job.maxMipPairs,
-      ...(job.slice.last ? { last: true } : {}),
       onIncumbent: (incumbent) => {
         post({ type: 'incumbent', id, incumbent });
       },
