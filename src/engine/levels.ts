@@ -792,8 +792,6 @@ const PACKING_SHARE = 0.15;
  * The same where no LP or MIP of fairness follows it (a joined subproblem refined by local search,
  * or one over the MIP limit). Measured on rules-festival-2500x1200 (287,415 pairs, 1,416 kinds of
  * volunteer): five rounds, 1.0-1.4 s, to converge, its first round's bound far below (negative).
- * Also each late bound's share after the explanations (solve-subproblem.ts boundInTimeLeft), but
- * in the subproblem that starts last.
  */
 export const LOCAL_PACKING_SHARE = 0.5;
 
@@ -880,7 +878,10 @@ export const fairnessLevel: ObjectiveLevel = {
     const share = s.f.model.numCols > MAX_FAIRNESS_SOLVER_COLS ? LOCAL_PACKING_SHARE : PACKING_SHARE;
     // Its columns as a MIP only on a subproblem larger than one fairness window: on a smaller one
     // the window the bound guides (solveLevel) re-solves every pair where its LP and the schedule
-    // disagree, and the MIP over the columns before it is time the answer waits for. Measured on
+    // disagree. That is not all the MIP can reach (it may take columns of earlier rounds the last
+    // LP leaves at zero, on pairs the window keeps fixed; where the two agree on every pair but
+    // full_k is fractional, no window runs), so this is a measured trade-off, not the same search:
+    // the fairness LP and MIP still follow where the window leaves the level unproven. Measured on
     // festival-50x30's "bar" (154 pairs): that MIP gave back the incumbent's 1,300 in 10-30 ms, the
     // window then reached 1,298; left out, the bound takes 5-16 ms instead of 19-56, the window
     // 36-69 instead of 36-54, and the request 110 ms on average instead of 122 (20 warm calls a

@@ -292,8 +292,9 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
  * what it would have left them beyond their plan goes. Measured at 10 s (the twentieth session):
  * with half of it wherever another subproblem started later, k-scarce-200x450's largest group
  * ("bar", 5,203 columns, converging in about 80 rounds) was cut after 145 ms and kept
- * water-filling's bound (22,806 against 26,250), 5.56% reported in all; with all of it, 2.71%,
- * and the same schedules and coverage on the scarce festivals of several subproblems. Not run
+ * water-filling's bound (22,806 against 26,250), 5.56% reported in all; with all of it, 2.71%.
+ * On the scarce festivals of several subproblems coverage and fully staffed shifts stayed the same
+ * or rose, and the sums of squares moved both ways, as the clock moves them. Not run
  * with less than MIN_PHASE_S left, nor once cancelled. The subproblem's status stays as the
  * levels left it, even where this proves fairness. Returns the levels with fairness's bound
  * raised, or `end.levels` itself.

@@ -131,6 +131,8 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
       expect(fairness.value).to.be.closeTo(to, 0.01);
       expect(fairness.proven).to.equal(true);
     }
+    // Every group is at most one fairness window (FAIRNESS_WINDOW_PAIRS): no bound by slot solves its columns as a MIP.
+    for (const sub of subs) for (const ph of sub.phases) if (ph.name === 'fairness_bound') expect(ph.note ?? '', sub.group).to.not.match(/columns as a MIP/);
     // CBC's proven optimum (BENCHMARKS.md): the kicks change the path, not the answer.
     expect(result.summary.sum_squared_hours).to.equal(2860);
   });
