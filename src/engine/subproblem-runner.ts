@@ -56,13 +56,7 @@ export function inProcessRunner(backends: Partial<Record<BackendName, SolverBack
       const { signal, onIncumbent } = options;
       if (signal?.aborted) return { kind: 'lost', reason: 'cancelled before it started' };
       const budget = startSlice(job.slice, Date.now, signal ? () => signal.aborted : undefined);
-      const result = solveSubproblem(job.sub, {
-        backend,
-        budget,
-        lpText: job.lpText,
-        maxMipPairs: job.maxMipPairs,
-        ...(onIncumbent ? { onIncumbent } : {}),
-      });
+      const result = solveSubproblem(job.sub, { backend, budget, lpText: job.lpText, maxMipPairs: job.maxMipPairs, ...(onIncumbent ? { onIncumbent } : {}) });
       return { kind: 'done', result };
     },
   };
