@@ -53,6 +53,21 @@ describe('engine: the MIP stop rule (bound reached, stall window, the window hel
     expect(stopsAt(rule, reports)).to.equal(2500 + stall);
   });
 
+  it('an incumbent better only by round-off (the same value, off in the 12th digit) does not start the window again', () => {
+    // As a coverage RINS reported it: 57, then 57.00000000000485 at 4,892 iterations.
+    const maximizing = mipStopRule({ stallIterations: 5000 }, true);
+    expect(
+      stopsAt(maximizing, [[27, Infinity, 0], [57, 58.49, 1992], [57.00000000000485, 58.49, 4892], ...steady(57.00000000000485, 58.49, 4992, 12_000)]),
+    ).to.equal(1992 + 5000);
+    const minimizing = mipStopRule({ stallIterations: stall }, false);
+    expect(stopsAt(minimizing, [[120, -Infinity, 0], [118, 90, 500], [117.99999999999, 90, 1500], ...steady(117.99999999999, 90, 1600, 6000)])).to.equal(
+      500 + stall,
+    );
+    // A true improvement, however small against the value (the previous assignments' bias), still counts.
+    const biased = mipStopRule({ stallIterations: stall }, true);
+    expect(stopsAt(biased, [[57, Infinity, 0], [57.0001, 60, 1500], ...steady(57.0001, 60, 1600, 6000)])).to.equal(1500 + stall);
+  });
+
   it('with stallGap and a wide gap, the window starts when the root LP is solved and is STALL_WIDE_FACTOR times as long', () => {
     // Incumbent 120, known bound 100, gap threshold 1: wide. The root LP ends at 1,200 (first finite bound).
     const rule = mipStopRule({ stallIterations: stall, stallGap: { gap: 1, bound: 100 } }, false);

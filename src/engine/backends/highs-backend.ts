@@ -277,7 +277,11 @@ export function mipStopRule(
     const closing = wide && Number.isFinite(gap) && gap <= gapAt * (1 - STALL_GAP_PROGRESS);
     const rootSolved = stallGap !== undefined && !rooted && finiteDual;
     if (rootSolved) rooted = true;
-    if (primal !== best || closing || (rootSolved && wide)) {
+    // Better by more than round-off: HiGHS may report an incumbent of the same value off in the
+    // 12th digit (a coverage RINS on an unseen scarce festival with the rules and wishes went
+    // from 57 to 57.00000000000485 at 4,892 LP iterations), which restarted the window.
+    const better = Number.isNaN(best) || (maximize ? primal > best + progressTol(best) : primal < best - progressTol(best));
+    if (better || closing || (rootSolved && wide)) {
       best = primal;
       bestAt = work;
       gapAt = gap;
@@ -286,6 +290,9 @@ export function mipStopRule(
     return stallIterations !== undefined && work - bestAt >= stallIterations * (wide ? STALL_WIDE_FACTOR : 1);
   };
 }
+
+/** How much better an incumbent must be than `best` to count as progress: objective values as HiGHS computes them, round-off aside. */
+const progressTol = (best: number): number => 1e-9 * Math.max(1, Math.abs(best));
 
 /** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
 function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest, modelStatus: number, started: number): PhaseOutcome {
