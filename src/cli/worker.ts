@@ -36,8 +36,8 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
   const store = await KeyStore.open(config.databaseUrl);
   const secret = config.schedulerSecret ?? (await store.sharedSecret());
   const scheduler = createScheduler({ workers: config.solverWorkers });
-  await scheduler.ready();
   const preparer = workerPreparer({ limits: config.limits, threads: 1, queueMax: 1000 });
+  await Promise.all([scheduler.ready(), preparer.ready()]);
   const jobCounts = new JobStore(store.database);
   const metrics = createMetrics(
     () => scheduler.stats(),

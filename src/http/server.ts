@@ -33,8 +33,9 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   }
   if (config.schedulerSecret === undefined) logger.warn('SCHEDULER_SECRET is not set: keys are signed with a secret generated once and kept in the database');
   const scheduler = createScheduler({ workers: config.solverWorkers });
-  await scheduler.ready();
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
+  // The solver's and the input threads' start and warm-up, side by side, before the service listens.
+  await Promise.all([scheduler.ready(), preparer.ready()]);
   const pendingWrites = new Set<Promise<void>>();
   const schemas = loadSchemas();
   const jobCounts = new JobStore(store.database);

@@ -2,6 +2,8 @@
 // normalization) of one request off the event loop. Problems go back as plain data, since an
 // Error subclass does not survive the trip between threads; input-preparer.ts turns them back
 // into ProblemErrors.
+import { threadId } from 'node:worker_threads';
+import { warmUpRoster } from '../engine/warm-up.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext } from './prepare.js';
 import { ProblemError } from './problems.js';
@@ -9,10 +11,18 @@ import type { InputTask, InputTaskResult } from './input-preparer.js';
 
 const schemas = loadSchemas();
 
+/** A thread's warm-up (InputPreparer.ready): the engine's small roster with every rule, prepared as a request is; says which thread ran it. */
+function warmUp(limits: PrepareContext['limits']): { warmedThread: number } {
+  prepareJsonBody(new TextEncoder().encode(JSON.stringify(warmUpRoster(true))), { schemas, limits });
+  return { warmedThread: threadId };
+}
+
 export default function runInputTask(task: InputTask): InputTaskResult {
   const ctx: PrepareContext = { schemas, limits: task.limits };
   try {
     switch (task.kind) {
+      case 'warm-up':
+        return { ok: true, value: warmUp(task.limits) };
       case 'validate':
         return { ok: true, value: validateJsonBody(task.body, ctx) };
       case 'json':

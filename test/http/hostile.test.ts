@@ -252,6 +252,20 @@ describe('hostile input: the prepare step on input worker threads', function () 
     }
   });
 
+  it('ready() settles once every thread has started and prepared the warm-up roster', async () => {
+    const workers = workerPreparer({ limits: loadConfig({}).limits, threads: 2, queueMax: 0 });
+    try {
+      // Two distinct threads answered, with no queue at all: the warm-up never waits for a thread.
+      expect(await workers.ready()).to.equal(2);
+      expect(workers.stats()).to.deep.equal({ threads: 2, queued: 0 });
+      const body = Buffer.from(JSON.stringify(fixture('requests/festival-small.json')));
+      expect((await workers.validate(body)).valid).to.equal(true);
+    } finally {
+      await workers.close();
+    }
+    expect(await inlinePreparer(context()).ready()).to.equal(0);
+  });
+
   it('answers 503 overloaded at once when every thread is busy and the queue is full', async () => {
     const workers = workerPreparer({ limits: loadConfig({}).limits, threads: 1, queueMax: 1 });
     try {
