@@ -63,9 +63,12 @@ describe('engine: the MIP stop rule (bound reached, stall window, the window hel
     expect(stopsAt(minimizing, [[120, -Infinity, 0], [118, 90, 500], [117.99999999999, 90, 1500], ...steady(117.99999999999, 90, 1600, 6000)])).to.equal(
       500 + stall,
     );
-    // A true improvement, however small against the value (the previous assignments' bias), still counts.
+    // A true improvement, however small against the value, still counts: the previous assignments'
+    // bias on a count, the tie-break by request order on a sum of squares.
     const biased = mipStopRule({ stallIterations: stall }, true);
     expect(stopsAt(biased, [[57, Infinity, 0], [57.0001, 60, 1500], ...steady(57.0001, 60, 1600, 6000)])).to.equal(1500 + stall);
+    const tieBroken = mipStopRule({ stallIterations: stall }, false);
+    expect(stopsAt(tieBroken, [[28_000.5, 27_000, 0], [28_000.499999, 27_000, 1500], ...steady(28_000.499999, 27_000, 1600, 6000)])).to.equal(1500 + stall);
   });
 
   it('with stallGap and a wide gap, the window starts when the root LP is solved and is STALL_WIDE_FACTOR times as long', () => {

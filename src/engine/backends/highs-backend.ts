@@ -291,8 +291,12 @@ export function mipStopRule(
   };
 }
 
-/** How much better an incumbent must be than `best` to count as progress: objective values as HiGHS computes them, round-off aside. */
-const progressTol = (best: number): number => 1e-9 * Math.max(1, Math.abs(best));
+/**
+ * How much better an incumbent must be than `best` to count as progress: more than round-off (5e-12
+ * on 57 where it was seen), less than the fairness objective's tie-break by request order
+ * (formulate.ts: about 1e-6 a step on a model of a thousand pairs, on values of tens of thousands).
+ */
+const progressTol = (best: number): number => 1e-11 * Math.max(1, Math.abs(best));
 
 /** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
 function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest, modelStatus: number, started: number): PhaseOutcome {
