@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../config/config.js';
 import { loadSchemas } from '../input/schema-registry.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { createScheduler } from '../engine/scheduler.js';
-import { workerPreparer } from '../service/input-preparer.js';
+import { readyOrClose, workerPreparer } from '../service/input-preparer.js';
 import { KeyStore } from '../store/key-store.js';
 import { createMetrics } from '../http/metrics.js';
 import { Jobs } from '../jobs/jobs.js';
@@ -37,7 +37,7 @@ export async function startWorker(config: Config = loadConfig(), logger: Logger 
   const secret = config.schedulerSecret ?? (await store.sharedSecret());
   const scheduler = createScheduler({ workers: config.solverWorkers });
   const preparer = workerPreparer({ limits: config.limits, threads: 1, queueMax: 1000 });
-  await Promise.all([scheduler.ready(), preparer.ready()]);
+  await readyOrClose(scheduler, preparer, store);
   const jobCounts = new JobStore(store.database);
   const metrics = createMetrics(
     () => scheduler.stats(),

@@ -4,7 +4,7 @@
 // relaxation, run the MIP from the best schedule so far unless the bound already proves that
 // schedule, accept a better schedule, then hold the level's value while later levels run. A new
 // level is one more entry in LEVELS: its objective, the row that holds it, its value and bound.
-import type { PhaseOutcome, PhaseRequest, PhaseStatus, SolverBackend, SolverSession } from './backends/backend.js';
+import { improves, REAL_TOL, type PhaseOutcome, type PhaseRequest, type PhaseStatus, type SolverBackend, type SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import { loadsOf, type Prepared } from './candidates.js';
 import { columnValues, fairnessObjective, PREVIOUS_BIAS, type FairnessPieces, type Formulation, type WishLevel, type Wishes } from './formulate.js';
@@ -271,8 +271,6 @@ const RINS_TOL = 1e-6;
  * the subproblem's (more, and the sub-MIP is the MIP itself).
  */
 export const RINS_MAX_FREE = 0.5;
-/** Real objectives: a change smaller than this is no improvement. */
-const REAL_TOL = 1e-9;
 
 export const sum = (x: ArrayLike<number>, n = x.length): number => {
   let t = 0;
@@ -1120,7 +1118,6 @@ export function note(
   phases.push({ name, status, objective, bound, gap: null, ms, ...(text ? { note: text } : {}) });
 }
 
-const improves = (sense: Objective['sense'], a: number, b: number): boolean => (sense === 'max' ? a > b + REAL_TOL : a < b - REAL_TOL);
 const reaches = (sense: Objective['sense'], a: number, target: number, tol = REAL_TOL): boolean => (sense === 'max' ? a >= target - tol : a <= target + tol);
 
 /** Runs the levels in order on one solver session; true when every level is proven. */

@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../logging/logger.js';
 import { createScheduler } from '../engine/scheduler.js';
 import { KeyStore } from '../store/key-store.js';
 import { createApp } from './app.js';
-import { workerPreparer } from '../service/input-preparer.js';
+import { readyOrClose, workerPreparer } from '../service/input-preparer.js';
 import { Jobs } from '../jobs/jobs.js';
 import { JobStore } from '../jobs/job-store.js';
 import { createMetrics } from './metrics.js';
@@ -35,7 +35,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
   const scheduler = createScheduler({ workers: config.solverWorkers });
   const preparer = workerPreparer({ limits: config.limits, threads: config.inputWorkers, queueMax: config.inputQueueMax });
   // The solver's and the input threads' start and warm-up, side by side, before the service listens.
-  await Promise.all([scheduler.ready(), preparer.ready()]);
+  await readyOrClose(scheduler, preparer, store);
   const pendingWrites = new Set<Promise<void>>();
   const schemas = loadSchemas();
   const jobCounts = new JobStore(store.database);

@@ -9,9 +9,8 @@ import type { ValidationResult } from '../types/schema-types.js';
 import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext, type PreparedProblem } from './prepare.js';
 import { ProblemError, type ProblemExtras, type ProblemSlug } from './problems.js';
 
-/** One request's prepare step, or a thread's warm-up (InputPreparer.ready). */
+/** One request's prepare step. */
 type TaskBody =
-  | { kind: 'warm-up' }
   | { kind: 'validate'; body: Uint8Array }
   | { kind: 'json'; body: Uint8Array }
   | { kind: 'csv'; volunteers: Uint8Array; shifts: Uint8Array; timezone: string; ruleFields: CsvRuleFields };
@@ -20,8 +19,17 @@ type TaskBody =
 export type InputTask = TaskBody & { limits: Limits };
 
 export type InputTaskResult =
-  | { ok: true; value: ValidationResult | PreparedProblem | { warmedThread: number } }
-  | { ok: false; problem: { slug: ProblemSlug; detail: string; extras: ProblemExtras } };
+  { ok: true; value: ValidationResult | PreparedProblem } | { ok: false; problem: { slug: ProblemSlug; detail: string; extras: ProblemExtras } };
+
+/** A thread's warm-up (InputPreparer.ready), with the default limits whatever the service's are. */
+export interface WarmUpTask {
+  kind: 'warm-up';
+}
+
+/** Which thread ran a warm-up. */
+export interface WarmUpResult {
+  warmedThread: number;
+}
 
 /** Prepares requests: the same results wherever it runs. */
 export interface InputPreparer {
@@ -35,7 +43,7 @@ export interface InputPreparer {
    * first threads ready from the start, so without this the first request waited for a thread
    * still loading: measured on a fresh service (festival-50x30, 2026-11-29), its prepare step took
    * 65-170 ms where the thread's own work was 6 ms; 10-15 ms when the request came 3 s later.
-   * Resolves to the number of threads warmed (0 where the preparer has none).
+   * Resolves to the number of distinct threads that ran a warm-up (0 where the preparer has none).
    */
   ready(): Promise<number>;
   close(): Promise<void>;
@@ -70,20 +78,17 @@ export interface WorkerPreparerOptions {
   queueMax: number;
 }
 
-/** Rounds of warm-up tasks InputPreparer.ready runs at most before it settles. */
-const READY_ROUNDS = 5;
-
 /** Prepares on input worker threads. */
 export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
-  const pool = new Piscina<InputTask, InputTaskResult>({
+  const pool = new Piscina<InputTask | WarmUpTask, InputTaskResult | WarmUpResult>({
     filename: new URL('./input-worker.js', import.meta.url).href,
     minThreads: options.threads,
     maxThreads: options.threads,
     maxQueue: options.queueMax,
     idleTimeout: Infinity,
   });
-  const run = async (task: TaskBody, limits: Limits = options.limits): Promise<ValidationResult | PreparedProblem | { warmedThread: number }> => {
-    let result: InputTaskResult;
+  const run = async (task: TaskBody, limits: Limits = options.limits): Promise<ValidationResult | PreparedProblem> => {
+    let result: InputTaskResult | WarmUpResult;
     try {
       result = await pool.run({ ...task, limits });
     } catch (e) {
@@ -92,6 +97,7 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
       }
       throw e;
     }
+    if ('warmedThread' in result) throw new Error('an input thread answered a prepare task with a warm-up result');
     if (!result.ok) throw new ProblemError(result.problem.slug, result.problem.detail, result.problem.extras);
     return result.value;
   };
@@ -100,17 +106,31 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
     prepareJson: async (body, limits) => (await run({ kind: 'json', body }, limits)) as PreparedProblem,
     prepareCsv: async (volunteers, shifts, timezone, ruleFields = {}, limits) =>
       (await run({ kind: 'csv', volunteers, shifts, timezone, ruleFields }, limits)) as PreparedProblem,
-    // One warm-up task per thread at once: each idle thread takes one (a thread runs one task at a
-    // time); a round that left a thread out (another took two) is run again.
+    // One warm-up task per thread at once: piscina's balancer hands each idle thread one (a thread
+    // runs one task at a time), so every thread loads and warms before the service listens.
     ready: async () => {
-      const warmed = new Set<number>();
-      for (let round = 0; round < READY_ROUNDS && warmed.size < options.threads; round++) {
-        const answers = await Promise.all(Array.from({ length: options.threads }, () => run({ kind: 'warm-up' })));
-        for (const answer of answers) warmed.add((answer as { warmedThread: number }).warmedThread);
-      }
-      return warmed.size;
+      const answers = await Promise.all(Array.from({ length: options.threads }, () => pool.run({ kind: 'warm-up' })));
+      return new Set(answers.map((answer) => ('warmedThread' in answer ? answer.warmedThread : -1)).filter((id) => id >= 0)).size;
     },
     close: () => pool.destroy(),
     stats: () => ({ threads: pool.threads.length, queued: pool.queueSize }),
   };
+}
+
+/**
+ * Waits for the solver pool and the input threads to start, side by side; where either fails,
+ * closes both and `store` before the error goes on, so that a start that fails leaves no thread
+ * or connection behind.
+ */
+export async function readyOrClose(
+  scheduler: { ready(): Promise<void>; close(): Promise<void> },
+  preparer: InputPreparer,
+  store: { close(): Promise<void> },
+): Promise<void> {
+  try {
+    await Promise.all([scheduler.ready(), preparer.ready()]);
+  } catch (e) {
+    await Promise.allSettled([scheduler.close(), preparer.close(), store.close()]);
+    throw e;
+  }
 }

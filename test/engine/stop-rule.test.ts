@@ -5,7 +5,7 @@
 // engine tests (windows.test.ts) show it on a real group.
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { STALL_GAP_PROGRESS, STALL_WIDE_FACTOR } from '../../src/engine/backends/backend.js';
+import { REAL_TOL, STALL_GAP_PROGRESS, STALL_WIDE_FACTOR } from '../../src/engine/backends/backend.js';
 import { mipStopRule } from '../../src/engine/backends/highs-backend.js';
 
 type Report = [primal: number | undefined, dual: number | undefined, work: number];
@@ -53,22 +53,25 @@ describe('engine: the MIP stop rule (bound reached, stall window, the window hel
     expect(stopsAt(rule, reports)).to.equal(2500 + stall);
   });
 
-  it('an incumbent better only by round-off (the same value, off in the 12th digit) does not start the window again', () => {
+  it('an incumbent better by no more than REAL_TOL (round-off) does not start the window again; one better by more does', () => {
+    expect(REAL_TOL).to.equal(1e-9);
     // As a coverage RINS reported it: 57, then 57.00000000000485 at 4,892 iterations.
     const maximizing = mipStopRule({ stallIterations: 5000 }, true);
     expect(
       stopsAt(maximizing, [[27, Infinity, 0], [57, 58.49, 1992], [57.00000000000485, 58.49, 4892], ...steady(57.00000000000485, 58.49, 4992, 12_000)]),
     ).to.equal(1992 + 5000);
+    // Minimising, on a sum of squares: 5e-10 lower is no progress.
     const minimizing = mipStopRule({ stallIterations: stall }, false);
-    expect(stopsAt(minimizing, [[120, -Infinity, 0], [118, 90, 500], [117.99999999999, 90, 1500], ...steady(117.99999999999, 90, 1600, 6000)])).to.equal(
-      500 + stall,
-    );
-    // A true improvement, however small against the value, still counts: the previous assignments'
-    // bias on a count, the tie-break by request order on a sum of squares.
+    expect(
+      stopsAt(minimizing, [[20_001, -Infinity, 0], [20_000, 19_000, 500], [19_999.9999999995, 19_000, 1500], ...steady(19_999.9999999995, 19_000, 1600, 6000)]),
+    ).to.equal(500 + stall);
+    // The smallest steps the levels count (the previous assignments' bias on a count; the tie-break
+    // by request order on a sum of squares, about 7e-9 between neighbouring ranks on a model of a
+    // thousand pairs) still start it again.
     const biased = mipStopRule({ stallIterations: stall }, true);
     expect(stopsAt(biased, [[57, Infinity, 0], [57.0001, 60, 1500], ...steady(57.0001, 60, 1600, 6000)])).to.equal(1500 + stall);
     const tieBroken = mipStopRule({ stallIterations: stall }, false);
-    expect(stopsAt(tieBroken, [[28_000.5, 27_000, 0], [28_000.499999, 27_000, 1500], ...steady(28_000.499999, 27_000, 1600, 6000)])).to.equal(1500 + stall);
+    expect(stopsAt(tieBroken, [[20_000, 19_000, 0], [19_999.999999993, 19_000, 1500], ...steady(19_999.999999993, 19_000, 1600, 6000)])).to.equal(1500 + stall);
   });
 
   it('with stallGap and a wide gap, the window starts when the root LP is solved and is STALL_WIDE_FACTOR times as long', () => {

@@ -20,7 +20,7 @@ import { boundedDistance, HINT_WORK_BUDGET, NameSuggester, newHintBudget } from 
 import { TRUNCATED_CODE, WARNINGS_PER_CODE } from '../../src/input/entry-caps.js';
 import { validateScheduleRequest } from '../../src/input/validate-request.js';
 import { lockWarnings } from '../../src/rules/lock-warnings.js';
-import { inlinePreparer, workerPreparer } from '../../src/service/input-preparer.js';
+import { inlinePreparer, readyOrClose, workerPreparer } from '../../src/service/input-preparer.js';
 import { KeyStore } from '../../src/store/key-store.js';
 import { DATABASES, PG_ADMIN_URL, requirePostgres, type TestDatabase } from '../helpers/databases.js';
 import { fixture, pool, releaseIfSet, schemas, testApp } from '../helpers/app.js';
@@ -252,18 +252,36 @@ describe('hostile input: the prepare step on input worker threads', function () 
     }
   });
 
-  it('ready() settles once every thread has started and prepared the warm-up roster', async () => {
-    const workers = workerPreparer({ limits: loadConfig({}).limits, threads: 2, queueMax: 0 });
+  it('ready() settles once every thread has started and prepared the warm-up roster, whatever the limits', async () => {
+    // Limits far below the warm-up roster's 16 volunteers and 24 shifts: it is prepared with the defaults.
+    const tiny = { ...loadConfig({}).limits, maxVolunteers: 1, maxShifts: 1, maxCandidatePairs: 1 };
+    const workers = workerPreparer({ limits: tiny, threads: 2, queueMax: 0 });
     try {
       // Two distinct threads answered, with no queue at all: the warm-up never waits for a thread.
       expect(await workers.ready()).to.equal(2);
       expect(workers.stats()).to.deep.equal({ threads: 2, queued: 0 });
+      // A request still meets the service's own limits.
       const body = Buffer.from(JSON.stringify(fixture('requests/festival-small.json')));
-      expect((await workers.validate(body)).valid).to.equal(true);
+      const refused = (await workers.prepareJson(body).catch((e: unknown) => e)) as Json;
+      expect(refused.type.slug).to.equal('payload-too-large');
     } finally {
       await workers.close();
     }
     expect(await inlinePreparer(context()).ready()).to.equal(0);
+  });
+
+  it('a start whose solver pool or input threads fail closes both and the store, then fails', async () => {
+    const closed: string[] = [];
+    const preparer = { ...inlinePreparer(context()), close: () => Promise.resolve(void closed.push('preparer')) };
+    const store = { close: () => Promise.resolve(void closed.push('store')) };
+    const failing = { ready: () => Promise.reject(new Error('no solver')), close: () => Promise.resolve(void closed.push('scheduler')) };
+    const error = (await readyOrClose(failing, preparer, store).catch((e: unknown) => e)) as Error;
+    expect(error.message).to.equal('no solver');
+    expect(closed.sort()).to.deep.equal(['preparer', 'scheduler', 'store']);
+    closed.length = 0;
+    const working = { ready: () => Promise.resolve(), close: () => Promise.resolve(void closed.push('scheduler')) };
+    await readyOrClose(working, preparer, store);
+    expect(closed).to.deep.equal([]);
   });
 
   it('answers 503 overloaded at once when every thread is busy and the queue is full', async () => {

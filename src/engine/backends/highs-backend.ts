@@ -6,6 +6,7 @@ import highsModule, { type Highs } from 'highs';
 import { SOLVER_MIN_TIME_S, type Budget } from '../budget.js';
 import type { MipModel } from '../mip-model.js';
 import {
+  improves,
   integralWithinBounds,
   type ColumnLp,
   type LpColumn,
@@ -277,10 +278,10 @@ export function mipStopRule(
     const closing = wide && Number.isFinite(gap) && gap <= gapAt * (1 - STALL_GAP_PROGRESS);
     const rootSolved = stallGap !== undefined && !rooted && finiteDual;
     if (rootSolved) rooted = true;
-    // Better by more than round-off: HiGHS may report an incumbent of the same value off in the
-    // 12th digit (a coverage RINS on an unseen scarce festival with the rules and wishes went
-    // from 57 to 57.00000000000485 at 4,892 LP iterations), which restarted the window.
-    const better = Number.isNaN(best) || (maximize ? primal > best + progressTol(best) : primal < best - progressTol(best));
+    // Better as the levels count better (REAL_TOL): HiGHS may report an incumbent of the same
+    // value off in the 12th digit (a coverage RINS on an unseen scarce festival with the rules and
+    // wishes went from 57 to 57.00000000000485 at 4,892 LP iterations), which restarted the window.
+    const better = Number.isNaN(best) || improves(maximize ? 'max' : 'min', primal, best);
     if (better || closing || (rootSolved && wide)) {
       best = primal;
       bestAt = work;
@@ -290,13 +291,6 @@ export function mipStopRule(
     return stallIterations !== undefined && work - bestAt >= stallIterations * (wide ? STALL_WIDE_FACTOR : 1);
   };
 }
-
-/**
- * How much better an incumbent must be than `best` to count as progress: more than round-off (5e-12
- * on 57 where it was seen), less than the fairness objective's tie-break by request order
- * (formulate.ts: about 1e-6 a step on a model of a thousand pairs, on values of tens of thousands).
- */
-const progressTol = (best: number): number => 1e-11 * Math.max(1, Math.abs(best));
 
 /** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
 function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest, modelStatus: number, started: number): PhaseOutcome {
