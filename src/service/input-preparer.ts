@@ -5,6 +5,8 @@
 import { Piscina } from 'piscina';
 import type { CsvRuleFields } from '../input/csv-fields.js';
 import type { Limits } from '../config/config.js';
+import type { Scheduler } from '../engine/scheduler.js';
+import type { KeyStore } from '../store/key-store.js';
 import type { ValidationResult } from '../types/schema-types.js';
 import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext, type PreparedProblem } from './prepare.js';
 import { ProblemError, type ProblemExtras, type ProblemSlug } from './problems.js';
@@ -110,7 +112,7 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
     // runs one task at a time), so every thread loads and warms before the service listens.
     ready: async () => {
       const answers = await Promise.all(Array.from({ length: options.threads }, () => pool.run({ kind: 'warm-up' })));
-      return new Set(answers.map((answer) => ('warmedThread' in answer ? answer.warmedThread : -1)).filter((id) => id >= 0)).size;
+      return new Set(answers.flatMap((answer) => ('warmedThread' in answer ? [answer.warmedThread] : []))).size;
     },
     close: () => pool.destroy(),
     stats: () => ({ threads: pool.threads.length, queued: pool.queueSize }),
@@ -122,11 +124,7 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
  * closes both and `store` before the error goes on, so that a start that fails leaves no thread
  * or connection behind.
  */
-export async function readyOrClose(
-  scheduler: { ready(): Promise<void>; close(): Promise<void> },
-  preparer: InputPreparer,
-  store: { close(): Promise<void> },
-): Promise<void> {
+export async function readyOrClose(scheduler: Pick<Scheduler, 'ready' | 'close'>, preparer: InputPreparer, store: Pick<KeyStore, 'close'>): Promise<void> {
   try {
     await Promise.all([scheduler.ready(), preparer.ready()]);
   } catch (e) {
