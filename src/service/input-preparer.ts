@@ -6,7 +6,6 @@ import { Piscina } from 'piscina';
 import type { CsvRuleFields } from '../input/csv-fields.js';
 import type { Limits } from '../config/config.js';
 import type { Scheduler } from '../engine/scheduler.js';
-import type { KeyStore } from '../store/key-store.js';
 import type { ValidationResult } from '../types/schema-types.js';
 import { prepareCsv, prepareJsonBody, validateJsonBody, type PrepareContext, type PreparedProblem } from './prepare.js';
 import { ProblemError, type ProblemExtras, type ProblemSlug } from './problems.js';
@@ -124,7 +123,7 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
  * closes both and `store` before the error goes on, so that a start that fails leaves no thread
  * or connection behind.
  */
-export async function readyOrClose(scheduler: Pick<Scheduler, 'ready' | 'close'>, preparer: InputPreparer, store: Pick<KeyStore, 'close'>): Promise<void> {
+export async function readyOrClose(scheduler: Pick<Scheduler, 'ready' | 'close'>, preparer: InputPreparer, store: { close(): Promise<void> }): Promise<void> {
   try {
     await Promise.all([scheduler.ready(), preparer.ready()]);
   } catch (e) {
