@@ -88,17 +88,19 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
     maxQueue: options.queueMax,
     idleTimeout: Infinity,
   });
+  // A thread answers each task with its kind's result (input-worker.ts runInputTask).
+  const prepare = (task: InputTask): Promise<InputTaskResult> => pool.run(task) as Promise<InputTaskResult>;
+  const warmUp = (): Promise<WarmUpResult> => pool.run({ kind: 'warm-up' }) as Promise<WarmUpResult>;
   const run = async (task: TaskBody, limits: Limits = options.limits): Promise<ValidationResult | PreparedProblem> => {
-    let result: InputTaskResult | WarmUpResult;
+    let result: InputTaskResult;
     try {
-      result = await pool.run({ ...task, limits });
+      result = await prepare({ ...task, limits });
     } catch (e) {
       if (e instanceof Error && /queue is at limit|no task queue available/i.test(e.message)) {
         throw new ProblemError('overloaded', 'Every input worker is busy and the queue is full; retry in a few seconds.', { headers: { 'Retry-After': '2' } });
       }
       throw e;
     }
-    if ('warmedThread' in result) throw new Error('an input thread answered a prepare task with a warm-up result');
     if (!result.ok) throw new ProblemError(result.problem.slug, result.problem.detail, result.problem.extras);
     return result.value;
   };
@@ -110,8 +112,8 @@ export function workerPreparer(options: WorkerPreparerOptions): InputPreparer {
     // One warm-up task per thread at once: piscina's balancer hands each idle thread one (a thread
     // runs one task at a time), so every thread loads and warms before the service listens.
     ready: async () => {
-      const answers = await Promise.all(Array.from({ length: options.threads }, () => pool.run({ kind: 'warm-up' })));
-      return new Set(answers.flatMap((answer) => ('warmedThread' in answer ? [answer.warmedThread] : []))).size;
+      const answers = await Promise.all(Array.from({ length: options.threads }, warmUp));
+      return new Set(answers.map((answer) => answer.warmedThread)).size;
     },
     close: () => pool.destroy(),
     stats: () => ({ threads: pool.threads.length, queued: pool.queueSize }),
