@@ -34,6 +34,17 @@ export class LocalState {
   private readonly rest: Float64Array;
   private readonly askedAt: Int32Array;
   private readonly fitted: Uint8Array;
+  /** Assignments and unassignments made so far: the schedule is unchanged while this is. */
+  private changes = 0;
+  /**
+   * Per slot kind, the outright takers found (outrightTaker) while `changes` was `takersAt` - 1:
+   * the first pair whose volunteer can take the slot kind as the schedule stands, and the first
+   * after it of another volunteer (-1: none). A chain's last links ask the same slot kinds again
+   * and again without a move in between (on a scarce roster with the rules, half the questions).
+   */
+  private readonly takersAt: Float64Array;
+  private readonly firstTaker: Int32Array;
+  private readonly secondTaker: Int32Array;
 
   constructor(
     readonly p: Prepared,
@@ -47,6 +58,9 @@ export class LocalState {
     this.rest = Float64Array.from(p.sub.volunteers, restMs);
     this.askedAt = new Int32Array(p.candShift.length);
     this.fitted = new Uint8Array(p.candShift.length);
+    this.takersAt = new Float64Array(p.sub.shifts.length);
+    this.firstTaker = new Int32Array(p.sub.shifts.length);
+    this.secondTaker = new Int32Array(p.sub.shifts.length);
   }
 
   private insert(pair: number): void {
@@ -72,6 +86,7 @@ export class LocalState {
   }
 
   assign(pair: number): void {
+    this.changes++;
     this.version[this.p.candVolunteer[pair]!]!++;
     this.x[pair] = 1;
     this.filled[this.p.candShift[pair]!]!++;
@@ -80,6 +95,7 @@ export class LocalState {
   }
 
   unassign(pair: number): void {
+    this.changes++;
     const v = this.p.candVolunteer[pair]!;
     this.version[v]!++;
     this.x[pair] = 0;
@@ -126,6 +142,28 @@ export class LocalState {
       this.fitted[pair] = this.roster.fits(v, this.shiftOf(pair)) ? 1 : 0;
     }
     return this.fitted[pair] === 1;
+  }
+
+  /** The first candidate pair of slot kind `s`, not volunteer `but`'s, whose volunteer can take it as the schedule stands; -1 if none. */
+  outrightTaker(s: number, but: number): number {
+    if (this.takersAt[s] !== this.changes + 1) {
+      let first = -1;
+      let second = -1;
+      for (const pair of this.p.byShift[s]!) {
+        if (first >= 0 && this.p.candVolunteer[pair] === this.p.candVolunteer[first]) continue;
+        if (!this.canTake(pair)) continue;
+        if (first < 0) first = pair;
+        else {
+          second = pair;
+          break;
+        }
+      }
+      this.takersAt[s] = this.changes + 1;
+      this.firstTaker[s] = first;
+      this.secondTaker[s] = second;
+    }
+    const first = this.firstTaker[s]!;
+    return first < 0 || this.p.candVolunteer[first] !== but ? first : this.secondTaker[s]!;
   }
 
   /** The volunteer's assigned pairs, in start order. */
@@ -279,15 +317,17 @@ export function chainSearch(directLastLink: boolean): ChainSearch {
       const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
       for (const old of give) {
         if (--budget.nodes < 0) return false;
-        if (!st.canTake(pair, old)) continue;
         if (directLastLink && depth === 1) {
-          const taker = outrightTaker(st, p.candShift[old]!, b);
-          if (taker < 0) continue;
+          // Whether anyone takes old's slot kind first: most often no one does, and the answer
+          // is kept until the schedule changes, where B's check below asks the rules anew.
+          const taker = st.outrightTaker(p.candShift[old]!, b);
+          if (taker < 0 || !st.canTake(pair, old)) continue;
           st.unassign(old);
           st.assign(pair);
           st.assign(taker);
           return true;
         }
+        if (!st.canTake(pair, old)) continue;
         st.unassign(old);
         st.assign(pair);
         visited.mark[b] = visited.chain;
@@ -303,13 +343,6 @@ export function chainSearch(directLastLink: boolean): ChainSearch {
 }
 
 const augment = chainSearch(true);
-
-/** The first candidate pair of slot kind `s`, not volunteer `but`'s, whose volunteer can take it as the schedule stands; -1 if none. */
-function outrightTaker(st: LocalState, s: number, but: number): number {
-  const { p } = st;
-  for (const pair of p.byShift[s]!) if (p.candVolunteer[pair] !== but && st.canTake(pair)) return pair;
-  return -1;
-}
 
 /**
  * More fully staffed slot kinds, without fewer slots filled of any priority: a slot kind a few

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
 import { pairAt, prepare, type Prepared } from '../../src/engine/candidates.js';
 import { checkAssignment } from '../../src/engine/greedy.js';
-import { chainSearch, improveCoverage, improveFairness, improveStaffing } from '../../src/engine/local-search.js';
+import { chainSearch, improveCoverage, improveFairness, improveStaffing, LocalState } from '../../src/engine/local-search.js';
 import { moveKeepsWishes, softGoals } from '../../src/engine/soft-goals.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
@@ -246,6 +246,35 @@ describe('engine: coverage trades in the local search', () => {
       ['b', 's3a'],
     ]);
     expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0 });
+  });
+
+  it("answers who takes a slot kind outright as the schedule stands, after every move, and never the volunteer left out", () => {
+    // b, c and d can each take s0; b holds sx, which overlaps it; c and d are free.
+    const request = {
+      volunteers: [volunteer('b', 'k', 40), volunteer('c', 'k', 40), volunteer('d', 'k', 40)],
+      unassigned_shifts: [shift('s0', 8, 12, { k: 1 }), shift('sx', 10, 14, { k: 1 }), shift('sy', 9, 11, { k: 2 })],
+    };
+    const { p, x } = crafted(request, [['b', 'sx']]);
+    const st = new LocalState(p, x);
+    const slot = (id: string): number => p.sub.shifts.findIndex((s) => s.id === id);
+    const pairOf = (v: string, s: string): number => pairAt(p, p.sub.volunteers.findIndex((u) => u.id === v), slot(s));
+    const who = (pair: number): string | undefined => (pair < 0 ? undefined : p.sub.volunteers[p.candVolunteer[pair]!]!.id);
+    const s0 = slot('s0');
+    expect(who(st.outrightTaker(s0, -1))).to.equal('c');
+    // The same question, the volunteer left out being the first taker: the next one.
+    expect(who(st.outrightTaker(s0, p.candVolunteer[pairOf('c', 's0')]!))).to.equal('d');
+    // c takes sy (overlapping s0): the answer changes at once, though nothing else moved.
+    st.assign(pairOf('c', 'sy'));
+    expect(who(st.outrightTaker(s0, -1))).to.equal('d');
+    st.assign(pairOf('d', 'sy'));
+    expect(st.outrightTaker(s0, -1)).to.equal(-1);
+    // b gives up sx: b can take s0 again; and once c gives up sy, c is first again.
+    st.unassign(pairOf('b', 'sx'));
+    expect(who(st.outrightTaker(s0, -1))).to.equal('b');
+    expect(st.outrightTaker(s0, p.candVolunteer[pairOf('b', 's0')]!)).to.equal(-1);
+    st.unassign(pairOf('c', 'sy'));
+    expect(who(st.outrightTaker(s0, -1))).to.equal('b');
+    expect(who(st.outrightTaker(s0, p.candVolunteer[pairOf('b', 's0')]!))).to.equal('c');
   });
 
   it('searches again, in a later pass, the slots a chain found later has opened', () => {
