@@ -16,6 +16,9 @@ import type { SubShift } from './subproblem.js';
 
 /** Hours are compared with the hours rule's tolerance. */
 const EPS = HOURS_EPS;
+/** LocalState.clashing: no assignment conflicts, or more than one does. */
+const NO_CLASH = -1;
+const MANY_CLASHES = -2;
 
 /** The mutable state of one subproblem's schedule: the 0/1 vector over pairs, kept in step with the roster every rule reads. */
 export class LocalState {
@@ -111,18 +114,24 @@ export class LocalState {
     for (const pair of into) this.assign(pair);
   }
 
-  /** The pairs of the volunteer's new assignments that conflict with `pair`'s shift (overlap or rest: the spacing rule). */
-  clashing(pair: number): number[] {
+  /**
+   * The one pair of the volunteer's new assignments that conflicts with `pair`'s shift (overlap
+   * or rest: the spacing rule); NO_CLASH where none does, MANY_CLASHES where more than one does.
+   */
+  clashing(pair: number): number {
     const v = this.p.candVolunteer[pair]!;
     const s = this.shiftOf(pair);
     const rest = this.rest[v]!;
-    const out: number[] = [];
+    let found = NO_CLASH;
     for (const q of this.mine[v]!) {
       const t = this.shiftOf(q);
       if (t.start >= s.end + rest) break;
-      if (t.index !== s.index && conflictsWithRest(rest, t, s)) out.push(q);
+      if (t.index !== s.index && conflictsWithRest(rest, t, s)) {
+        if (found !== NO_CLASH) return MANY_CLASHES;
+        found = q;
+      }
     }
-    return out;
+    return found;
   }
 
   /** Whether one filled slot moved from slot kind `from` to slot kind `to` leaves no fewer slot kinds fully staffed. */
@@ -312,9 +321,11 @@ export function chainSearch(directLastLink: boolean): ChainSearch {
     for (const pair of p.byShift[s]!) {
       const b = p.candVolunteer[pair]!;
       if (st.x[pair] || visited.mark[b] === visited.chain) continue;
-      // What B could give up: the one shift conflicting with s, or (none conflicting) any, for hours or the day's count.
+      // What B could give up: the one shift conflicting with s, or (none conflicting) any, for hours
+      // or the day's count. A last link changes nothing until it returns, so it reads B's own list.
       const clash = st.clashing(pair);
-      const give = clash.length === 1 ? clash : clash.length === 0 ? [...st.assignedPairs(b)] : [];
+      if (clash === MANY_CLASHES) continue;
+      const give = clash !== NO_CLASH ? [clash] : directLastLink && depth === 1 ? st.assignedPairs(b) : [...st.assignedPairs(b)];
       for (const old of give) {
         if (--budget.nodes < 0) return false;
         if (directLastLink && depth === 1) {

@@ -248,7 +248,7 @@ describe('engine: coverage trades in the local search', () => {
     expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0 });
   });
 
-  it("answers who takes a slot kind outright as the schedule stands, after every move, and never the volunteer left out", () => {
+  it('answers who takes a slot kind outright as the schedule stands, after every move, and never the volunteer left out', () => {
     // b, c and d can each take s0; b holds sx, which overlaps it; c and d are free.
     const request = {
       volunteers: [volunteer('b', 'k', 40), volunteer('c', 'k', 40), volunteer('d', 'k', 40)],
@@ -257,7 +257,12 @@ describe('engine: coverage trades in the local search', () => {
     const { p, x } = crafted(request, [['b', 'sx']]);
     const st = new LocalState(p, x);
     const slot = (id: string): number => p.sub.shifts.findIndex((s) => s.id === id);
-    const pairOf = (v: string, s: string): number => pairAt(p, p.sub.volunteers.findIndex((u) => u.id === v), slot(s));
+    const pairOf = (v: string, s: string): number =>
+      pairAt(
+        p,
+        p.sub.volunteers.findIndex((u) => u.id === v),
+        slot(s),
+      );
     const who = (pair: number): string | undefined => (pair < 0 ? undefined : p.sub.volunteers[p.candVolunteer[pair]!]!.id);
     const s0 = slot('s0');
     expect(who(st.outrightTaker(s0, -1))).to.equal('c');
