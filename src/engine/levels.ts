@@ -121,6 +121,17 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
  */
 export const PART_RINS_MIN_PAIRS = 4000;
 /**
+ * RINS from the part's LP stops after this many LP iterations without a better schedule (the
+ * RINS from the whole LP waits COVERAGE_RINS_STALL_ITERATIONS). It is a shortcut past the whole
+ * LP: where it proves a class it does so at once (j-wishes-rules-festival-300x250's priority 1,
+ * 204 in 0.21-0.24 s with either window; on 12 festivals of 150 x 100 with the rules it ran 14
+ * times, at most 94 ms, with the same schedules). Where it does not, the whole LP's RINS does the
+ * work: on k-rules-scarce-200x400 (996 free pairs) it took 2.2-2.3 s for +3 and left priority 3 at
+ * 266-267 of 288 at 10 s; stopped after 0.1 s, the RINS after the whole LP reached 288 (three
+ * calls a side, 2026-11-29).
+ */
+export const PART_RINS_STALL_ITERATIONS = 1000;
+/**
  * Where coverage's RINS leaves it below its LP's bound, its windows run before the MIP over every
  * pair, within this share of the time left (the MIP gets what they leave, to prove the bound).
  * There HiGHS finds the last slots only after its root's rounds of cuts: on scarce-150x400's
@@ -1286,7 +1297,7 @@ class LevelRunner {
           // The whole model's values as RINS reads them: the part's LP's on its pairs, the schedule's elsewhere (fixed).
           const relaxed = Float64Array.from(this.restrict(s.values).subarray(0, s.p.candShift.length));
           part.pairs.forEach((pair, col) => (relaxed[pair] = got.relaxed![col]!));
-          this.rins(level, held, biased, rowBounds, bound, relaxed, "the part's LP");
+          this.rins(level, held, biased, rowBounds, bound, relaxed, "the part's LP", PART_RINS_STALL_ITERATIONS);
           proven = level.proven(level.value(s, s.values), bound);
         }
       }
@@ -1543,6 +1554,7 @@ class LevelRunner {
     bound: number,
     relaxed: Float64Array,
     source = 'the LP',
+    stallIterations?: number,
   ): void {
     const { s } = this;
     const pairs = s.p.candShift.length;
@@ -1562,7 +1574,7 @@ class LevelRunner {
     try {
       const outcome = this.phase(
         level.rinsPhase!,
-        { ...fixed.request, stallIterations: request.stallIterations ?? level.rinsStallIterations ?? STALL_ITERATIONS },
+        { ...fixed.request, stallIterations: stallIterations ?? request.stallIterations ?? level.rinsStallIterations ?? STALL_ITERATIONS },
         level.mipShare,
         {
           session,

@@ -13,7 +13,7 @@ import { formulate } from '../../src/engine/formulate.js';
 import { bestGreedyFill } from '../../src/engine/greedy.js';
 import type { MipModel, Objective } from '../../src/engine/mip-model.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
-import { PART_RINS_MIN_PAIRS } from '../../src/engine/levels.js';
+import { PART_RINS_MIN_PAIRS, PART_RINS_STALL_ITERATIONS } from '../../src/engine/levels.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
@@ -154,7 +154,22 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
     const request = withRules(104, festival({ seed: 4, volunteers: 150, shifts: 100, days: 2, groups: 3 }), mix);
     const joined = decompose(normalizeRequest(request)).find((sub) => sub.groups.length > 1)!;
     expect(prepare(joined).candShift.length).to.be.at.least(PART_RINS_MIN_PAIRS);
-    const result = solveSubproblem(joined, { backend, budget: new Budget(Date.now() + 60_000) });
+    // Each MIP the backend is asked for: its model's columns and its stall window.
+    const asked: Array<{ cols: number; stall: number | undefined }> = [];
+    const recording: SolverBackend = {
+      ...backend,
+      open(model: MipModel) {
+        const session = backend.open(model);
+        return {
+          solve: (req) => {
+            if (!req.relaxation) asked.push({ cols: model.numCols, stall: req.stallIterations });
+            return session.solve(req);
+          },
+          dispose: () => session.dispose(),
+        };
+      },
+    };
+    const result = solveSubproblem(joined, { backend: recording, budget: new Budget(Date.now() + 60_000) });
     const phases = result.diagnostics.phases;
     const i = phases.findIndex((ph) => ph.name === 'coverage_rins' && String(ph.note).includes("the part's LP"));
     expect(i, JSON.stringify(phases)).to.be.at.least(0);
@@ -169,6 +184,14 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
     expect(phases.slice(i + 1).some((ph) => ph.name === 'coverage_lp' && ph.priority === rins.priority)).to.equal(false);
     const level = result.diagnostics.levels!.find((l) => l.name === 'coverage' && l.priority === rins.priority)!;
     expect(level).to.include({ proven: true, value: part.bound });
+    // It is the first MIP the backend was asked for (before it: construction and LPs), and it
+    // stops on a short stall window: a shortcut past the whole LP, which does the work otherwise.
+    expect(
+      phases.slice(0, i).every((ph) => ['greedy', 'augment', 'coverage_lp'].includes(ph.name)),
+      JSON.stringify(phases),
+    ).to.equal(true);
+    expect(asked[0]!.stall).to.equal(PART_RINS_STALL_ITERATIONS);
+    expect(asked[0]!.cols).to.be.at.least(Number(/the MIP over the (\d+) of/.exec(String(rins.note))![1]));
   });
 
   it('maps each of its x columns to the pair it stands for', () => {
