@@ -165,7 +165,9 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
             if (!req.relaxation) asked.push({ cols: model.numCols, stall: req.stallIterations });
             return session.solve(req);
           },
-          dispose: () => session.dispose(),
+          dispose: () => {
+            session.dispose();
+          },
         };
       },
     };
