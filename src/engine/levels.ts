@@ -117,7 +117,8 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
  * 5 classes of 19, where whole LPs take 0.13-0.56 s, and a RINS that failed cost 5-67 ms; at
  * 100 x 60 (about 2,300 pairs) it proved 2 of 15, where the whole LPs take 33-103 ms (one 331 ms),
  * and up to 1,100 pairs 13 of 398 (whole LPs of at most 58 ms), so below this size it costs
- * more than it saves.
+ * more than it saves. (Those costs were measured with the whole LP's RINS window, before
+ * PART_RINS_STALL_ITERATIONS, which can only shorten them.)
  */
 export const PART_RINS_MIN_PAIRS = 4000;
 /**
@@ -1544,7 +1545,9 @@ class LevelRunner {
    * scarce festival with wishes, the preferred-shifts level's from 7 to 18 in a group where the
    * MIP found none in 0.6 s). The levels of wishes run it on their own model, whose first columns
    * are the pairs too. It proves nothing about the whole; a better schedule is taken as the MIP's
-   * would be, and the MIP starts from it.
+   * would be, and the MIP starts from it. `stallIterations`, where given, is this call's stall
+   * window, over the one the level's MIP request or the level sets (the part's RINS:
+   * PART_RINS_STALL_ITERATIONS).
    */
   private rins(
     level: ObjectiveLevel,

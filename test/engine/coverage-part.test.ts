@@ -193,7 +193,9 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
       JSON.stringify(phases),
     ).to.equal(true);
     expect(asked[0]!.stall).to.equal(PART_RINS_STALL_ITERATIONS);
-    expect(asked[0]!.cols).to.be.at.least(Number(/the MIP over the (\d+) of/.exec(String(rins.note))![1]));
+    // Its model: the free pairs and at most every column that is no pair.
+    const [, free, pairs] = /the MIP over the (\d+) of (\d+) candidate pairs/.exec(String(rins.note))!;
+    expect(asked[0]!.cols).to.be.within(Number(free), Number(free) + result.diagnostics.variables - Number(pairs));
   });
 
   it('maps each of its x columns to the pair it stands for', () => {

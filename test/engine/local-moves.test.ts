@@ -282,6 +282,42 @@ describe('engine: coverage trades in the local search', () => {
     expect(who(st.outrightTaker(s0, p.candVolunteer[pairOf('b', 's0')]!))).to.equal('c');
   });
 
+  it('answers as a plain scan of the slot kind does, after random moves (random tiny requests with the rules)', () => {
+    let asked = 0;
+    let takers = 0;
+    fc.assert(
+      fc.property(tinyRequests(8, 10, { rules: true }), fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), (request, picks) => {
+        for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
+          const p = prepare(sub);
+          const st = new LocalState(p, bestGreedyFill(p));
+          const nV = p.sub.volunteers.length;
+          const nS = p.sub.shifts.length;
+          if (p.candShift.length === 0) continue;
+          // The reference: the first pair of the slot kind, not `but`'s, whose volunteer can take it now.
+          const scan = (s: number, but: number): number => p.byShift[s]!.find((pair) => p.candVolunteer[pair] !== but && st.canTake(pair)) ?? -1;
+          for (const pick of picks) {
+            // Each pick asks twice (the answer kept, then asked again), then moves: a pair given up or taken.
+            const s = pick % nS;
+            const but = ((pick >> 4) % (nV + 1)) - 1;
+            for (let twice = 0; twice < 2; twice++) {
+              const got = st.outrightTaker(s, but);
+              expect(got).to.equal(scan(s, but));
+              asked++;
+              if (got >= 0) takers++;
+            }
+            const pair = (pick >> 8) % p.candShift.length;
+            if (st.x[pair]) st.unassign(pair);
+            else if (st.canTake(pair)) st.assign(pair);
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(asked).to.be.above(1000);
+    expect(takers).to.be.above(0);
+    expect(takers).to.be.below(asked);
+  });
+
   it('searches again, in a later pass, the slots a chain found later has opened', () => {
     // Chains of one hand-over (maxDepth 1), slots in start order. s0 (only b, who holds the
     // overlapping sx) comes first and fails: sx's other taker c holds s9, which overlaps it. s1
