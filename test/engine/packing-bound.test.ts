@@ -328,6 +328,25 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     expect(wished).to.be.at.most(squares + 1e-6);
   });
 
+  it('measures and bounds the sum of squares exactly where the level of min_hours loads volunteers past the incumbent (wishes-foodbank-60x60)', () => {
+    const { request } = generatedInstance('wishes-foodbank-60x60')!;
+    let levels = 0;
+    for (const sub of decompose(normalizeRequest(request))) {
+      const p = prepare(sub);
+      const result = solveSubproblem(sub, { backend: highs, budget: budget() });
+      const fairness = result.diagnostics.levels?.find((l) => l.name === 'fairness');
+      if (!fairness) continue;
+      levels++;
+      const hours = Float64Array.from(p.lockedHours);
+      for (const [v, s] of result.assignments) hours[sub.volunteers.findIndex((u) => u.index === v)]! += sub.shifts.find((t) => t.index === s)!.hours;
+      const squares = hours.reduce((t, h) => t + h * h, 0);
+      // The level's value is the squares plus its tie-break by request order (under 1 in all).
+      expect(fairness.value - squares, sub.groups.join()).to.be.within(0, 1);
+      expect(fairness.bound, sub.groups.join()).to.be.at.most(squares + 1e-6);
+    }
+    expect(levels).to.equal(3);
+  });
+
   it('counts each volunteer’s rest between shifts, and by slot where volunteers differ: on a rule-heavy festival the bound rises, and stays at most the engine’s schedule', async () => {
     const { request } = generatedInstance('rules-festival-400x300')!;
     const { result } = await solve(request, { debug: 'true' });
