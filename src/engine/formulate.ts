@@ -288,11 +288,12 @@ export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<numbe
   });
   const longest = Math.max(0, ...sub.shifts.map((s) => s.hours));
   const fineTop = Math.min(Math.max(0, ...maxHours), Math.max(0, ...Array.from(incumbentLoads ?? [])) + longest);
-  const step = grid * Math.max(1, Math.ceil(fineTop / (MAX_PIECES * grid)));
   // The level of min_hours moves a volunteer's load up to their target after the model is built:
-  // their pieces are fine up to it too.
-  const fineFor = (vi: number): number => Math.max(fineTop, Math.min(sub.volunteers[vi]!.minHours, maxHours[vi]!) + longest);
-  const breakpoints = sub.volunteers.map((_, vi) => (p.byVolunteer[vi]!.length === 0 ? [] : breakpointsUpTo(maxHours[vi]!, step, fineFor(vi))));
+  // the pieces of one whose locks leave hours wanted are fine up to it too.
+  const fineFor = sub.volunteers.map((v, vi) => (v.minHours > p.lockedHours[vi]! ? Math.max(fineTop, Math.min(v.minHours + longest, maxHours[vi]!)) : fineTop));
+  // At most MAX_PIECES fine pieces for anyone.
+  const step = grid * Math.max(1, Math.ceil(Math.max(0, ...fineFor) / (MAX_PIECES * grid)));
+  const breakpoints = sub.volunteers.map((_, vi) => (p.byVolunteer[vi]!.length === 0 ? [] : breakpointsUpTo(maxHours[vi]!, step, fineFor[vi]!)));
   return { breakpoints, step };
 }
 

@@ -9,7 +9,7 @@ import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend
 import type { SolverBackend } from '../../src/engine/backends/backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { loadsOf, prepare } from '../../src/engine/candidates.js';
-import { formulate, hourGrid } from '../../src/engine/formulate.js';
+import { fairnessBreakpoints, formulate, hourGrid } from '../../src/engine/formulate.js';
 import { greedyFill } from '../../src/engine/greedy.js';
 import { fairnessLowerBound } from '../../src/engine/levels.js';
 import { PACKING_ROUNDS, PACKING_WORK, packingBound, piecesValue } from '../../src/engine/packing-bound.js';
@@ -339,12 +339,40 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
       levels++;
       const hours = Float64Array.from(p.lockedHours);
       for (const [v, s] of result.assignments) hours[sub.volunteers.findIndex((u) => u.index === v)]! += sub.shifts.find((t) => t.index === s)!.hours;
-      const squares = hours.reduce((t, h) => t + h * h, 0);
+      // The model measures the volunteers with candidates (the others' hours are their locks alone).
+      const squares = hours.reduce((t, h, vi) => t + (p.byVolunteer[vi]!.length > 0 ? h * h : 0), 0);
       // The level's value is the squares plus its tie-break by request order (under 1 in all).
       expect(fairness.value - squares, sub.groups.join()).to.be.within(0, 1);
       expect(fairness.bound, sub.groups.join()).to.be.at.most(squares + 1e-6);
     }
     expect(levels).to.equal(3);
+  });
+
+  it('gives no volunteer more than 64 fine pieces, min_hours or not (a 15-minute grid, targets of 40 hours)', () => {
+    // Shifts of 3.25 and 4 hours (a grid of 15 minutes) over two weeks, one volunteer each, and
+    // 30 volunteers: the greedy fill gives each one or two, so the incumbent's pieces would be
+    // fine to about 12 hours, but everyone wants 40 (176 pieces of 15 minutes without the cap).
+    const shifts = Array.from({ length: 40 }, (_, i) =>
+      shift(`s${i}`, 24 * Math.floor(i / 3) + 8 * (i % 3), 24 * Math.floor(i / 3) + 8 * (i % 3) + (i % 2 ? 3.25 : 4), { k: 1 }),
+    );
+    const volunteers = Array.from({ length: 30 }, (_, i) => ({ ...volunteer(`v${i}`, 'k', 200), min_hours: 40 }));
+    const [sub] = decompose(normalizeRequest({ volunteers, unassigned_shifts: shifts } as unknown as ScheduleRequest));
+    const p = prepare(sub!);
+    const { breakpoints, step } = fairnessBreakpoints(p, loadsOf(p, greedyFill(p)));
+    expect(hourGrid(p)).to.equal(0.25);
+    for (const b of breakpoints) {
+      const fine = b.filter((x, k) => k > 0 && Math.abs(x - b[k - 1]! - step) < 1e-9).length;
+      expect(fine).to.be.at.most(64);
+      // Fine (one step apart) at least up to the target plus one long shift, where the load can reach it.
+      expect(
+        b.slice(0, 11).every((x, k) => Math.abs(x - k * step) < 1e-9),
+        JSON.stringify(b),
+      ).to.equal(true);
+      expect(
+        b.some((x) => Math.abs(x - 44) < step),
+        JSON.stringify({ step, b }),
+      ).to.equal(true);
+    }
   });
 
   it('counts each volunteer’s rest between shifts, and by slot where volunteers differ: on a rule-heavy festival the bound rises, and stays at most the engine’s schedule', async () => {
