@@ -301,8 +301,8 @@ export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<numbe
  * Fairness: hours as a sum of pieces with increasing slopes, exact at the breakpoints. The
  * breakpoints are fine (on the grid of shift lengths) up to where loads actually are (the
  * incumbent's busiest volunteer plus one long shift; for a volunteer with min_hours, up to that
- * target plus one long shift), and double in length beyond: an unlimited volunteer could take hundreds of hours, but a
- * fair schedule never gives them. Beyond the fine ones the pieces overstate a square (12 h between
+ * target plus one long shift), and double in length beyond: an unlimited volunteer could take
+ * hundreds of hours, but a fair schedule never gives them. Beyond the fine ones the pieces overstate a square (12 h between
  * breakpoints 8 and 16: 160 for 144), so a schedule there is neither measured nor bounded exactly:
  * on a food bank with min_hours (wishes-foodbank-60x60) the level of min_hours loaded volunteers
  * past the fine pieces, and fairness's value and bound were 48 above the schedule's sum of

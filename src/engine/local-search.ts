@@ -158,8 +158,8 @@ export class LocalState {
     if (this.takersAt[s] !== this.changes + 1) {
       let first = -1;
       let second = -1;
+      // A volunteer has one pair per slot kind (prepare), so the taker after the first is another volunteer.
       for (const pair of this.p.byShift[s]!) {
-        if (first >= 0 && this.p.candVolunteer[pair] === this.p.candVolunteer[first]) continue;
         if (!this.canTake(pair)) continue;
         if (first < 0) first = pair;
         else {

@@ -19,7 +19,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { bestFilledByPriority, filledByPriority, tinyRequests } from '../helpers/exhaustive.js';
-import { shift, solve, volunteer, type Json } from '../helpers/engine.js';
+import { shift, solve, spy, volunteer, type Json } from '../helpers/engine.js';
 import { festival, withRules } from '../../bench/generate.js';
 
 let backend: SolverBackend;
@@ -154,23 +154,7 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
     const request = withRules(104, festival({ seed: 4, volunteers: 150, shifts: 100, days: 2, groups: 3 }), mix);
     const joined = decompose(normalizeRequest(request)).find((sub) => sub.groups.length > 1)!;
     expect(prepare(joined).candShift.length).to.be.at.least(PART_RINS_MIN_PAIRS);
-    // Each MIP the backend is asked for: its model's columns and its stall window.
-    const asked: Array<{ cols: number; stall: number | undefined }> = [];
-    const recording: SolverBackend = {
-      ...backend,
-      open(model: MipModel) {
-        const session = backend.open(model);
-        return {
-          solve: (req) => {
-            if (!req.relaxation) asked.push({ cols: model.numCols, stall: req.stallIterations });
-            return session.solve(req);
-          },
-          dispose: () => {
-            session.dispose();
-          },
-        };
-      },
-    };
+    const { backend: recording, sessions, calls } = spy(backend);
     const result = solveSubproblem(joined, { backend: recording, budget: new Budget(Date.now() + 60_000) });
     const phases = result.diagnostics.phases;
     const i = phases.findIndex((ph) => ph.name === 'coverage_rins' && String(ph.note).includes("the part's LP"));
@@ -192,10 +176,11 @@ describe('engine: RINS from the part LP of a joined subproblem', function () {
       phases.slice(0, i).every((ph) => ['greedy', 'augment', 'coverage_lp'].includes(ph.name)),
       JSON.stringify(phases),
     ).to.equal(true);
-    expect(asked[0]!.stall).to.equal(PART_RINS_STALL_ITERATIONS);
+    const mip = sessions[calls.find((c) => !c.relaxation)!.session]!;
+    expect(mip.requests.find((r) => r.relaxation !== true)!.stallIterations).to.equal(PART_RINS_STALL_ITERATIONS);
     // Its model: the free pairs and at most every column that is no pair.
     const [, free, pairs] = /the MIP over the (\d+) of (\d+) candidate pairs/.exec(String(rins.note))!;
-    expect(asked[0]!.cols).to.be.within(Number(free), Number(free) + result.diagnostics.variables - Number(pairs));
+    expect(mip.model.numCols).to.be.within(Number(free), Number(free) + result.diagnostics.variables - Number(pairs));
   });
 
   it('maps each of its x columns to the pair it stands for', () => {

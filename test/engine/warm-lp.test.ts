@@ -5,49 +5,12 @@
 // that every LP after the first asks for the primal simplex method (from the last optimum), and
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method.
 import { expect } from 'chai';
-import type { MipModel } from '../../src/engine/mip-model.js';
-import type { PhaseOutcome, PhaseRequest, SolverBackend, SolverSession } from '../../src/engine/backends/backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
-import { highsOnce } from '../helpers/engine.js';
-
-interface Opened {
-  model: MipModel;
-  requests: PhaseRequest[];
-  outcomes: PhaseOutcome[];
-  disposedAfter: number;
-}
-
-/** HiGHS, recording every session it opens and what each is asked, in one global order. */
-function spy(inner: SolverBackend): { backend: SolverBackend; sessions: Opened[]; calls: Array<{ session: number; relaxation: boolean }> } {
-  const sessions: Opened[] = [];
-  const calls: Array<{ session: number; relaxation: boolean }> = [];
-  const backend: SolverBackend = {
-    ...inner,
-    open(model: MipModel): SolverSession {
-      const real = inner.open(model);
-      const opened: Opened = { model, requests: [], outcomes: [], disposedAfter: -1 };
-      const id = sessions.push(opened) - 1;
-      return {
-        solve(req: PhaseRequest): PhaseOutcome {
-          calls.push({ session: id, relaxation: req.relaxation === true });
-          opened.requests.push({ ...req, rowBounds: new Map(req.rowBounds) });
-          const out = real.solve(req);
-          opened.outcomes.push(out);
-          return out;
-        },
-        dispose(): void {
-          opened.disposedAfter = calls.length;
-          real.dispose();
-        },
-      };
-    },
-  };
-  return { backend, sessions, calls };
-}
+import { highsOnce, spy } from '../helpers/engine.js';
 
 describe('engine: the LPs of the priority classes start from the class before', function () {
   this.timeout(120_000);

@@ -1,6 +1,7 @@
 // Runs the whole scheduling path (validation, normalization, engine, JSON) in this thread,
 // with both backends loaded once. HTTP tests use the real worker pool instead.
-import type { SolverBackend } from '../../src/engine/backends/backend.js';
+import type { PhaseOutcome, PhaseRequest, SolverBackend, SolverSession } from '../../src/engine/backends/backend.js';
+import type { MipModel } from '../../src/engine/mip-model.js';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
 import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.js';
@@ -76,4 +77,40 @@ export function groupOnly(whole: ScheduleRequest, group: string): ScheduleReques
 export function eRulesScarce(): ScheduleRequest {
   const mix = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 3, utcShift: 4 };
   return withRules(1103, festival({ seed: 1104, volunteers: 150, shifts: 300, days: 3, groups: 6, demand: 1.4 }), mix);
+}
+
+/** A session a spy saw opened: its model, what it was asked and answered, and after which call it was disposed. */
+export interface Opened {
+  model: MipModel;
+  requests: PhaseRequest[];
+  outcomes: PhaseOutcome[];
+  disposedAfter: number;
+}
+
+/** HiGHS, recording every session it opens and what each is asked, in one global order. */
+export function spy(inner: SolverBackend): { backend: SolverBackend; sessions: Opened[]; calls: Array<{ session: number; relaxation: boolean }> } {
+  const sessions: Opened[] = [];
+  const calls: Array<{ session: number; relaxation: boolean }> = [];
+  const backend: SolverBackend = {
+    ...inner,
+    open(model: MipModel): SolverSession {
+      const real = inner.open(model);
+      const opened: Opened = { model, requests: [], outcomes: [], disposedAfter: -1 };
+      const id = sessions.push(opened) - 1;
+      return {
+        solve(req: PhaseRequest): PhaseOutcome {
+          calls.push({ session: id, relaxation: req.relaxation === true });
+          opened.requests.push({ ...req, rowBounds: new Map(req.rowBounds) });
+          const out = real.solve(req);
+          opened.outcomes.push(out);
+          return out;
+        },
+        dispose(): void {
+          opened.disposedAfter = calls.length;
+          real.dispose();
+        },
+      };
+    },
+  };
+  return { backend, sessions, calls };
 }
