@@ -234,9 +234,10 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     out.filled += locked + x.reduce((t: number, b) => t + b, 0);
     out.bound += bound;
     out.sumSquares += sq;
-    // The piecewise objective equals the sum of squares at the breakpoints; less the solver's gap on it.
-    // No fairness bound in one subproblem: no bound on the whole (NaN, printed as ?).
-    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? Math.max(0, sq - Math.max(0, fair.objective - fair.bound)) : NaN;
+    // The pieces price every load at most its square (formulate.ts linesThrough), so the solver's
+    // bound on them bounds the sum of squares. No fairness bound in one subproblem: no bound on the
+    // whole (NaN, printed as ?).
+    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? Math.max(0, Math.min(sq, fair.bound)) : NaN;
   }
   // Fully staffed shifts as the result's summary counts them: every group the shift asks for filled.
   for (const s of problem.shifts) {

@@ -23,7 +23,7 @@ import { hoursRows } from '../rules/hours.js';
 import type { Placement } from '../rules/model.js';
 import type { RowContext } from '../rules/rows.js';
 import { spacingRows } from '../rules/spacing.js';
-import { rowContext, staffable, type Prepared } from './candidates.js';
+import { loadsOf, rowContext, staffable, type Prepared } from './candidates.js';
 import { MipModel, type Objective } from './mip-model.js';
 import { softGoals, type SoftGoals } from './soft-goals.js';
 
@@ -32,8 +32,8 @@ export interface Formulation {
   numPairs: number;
   /** Column of full_s per subproblem shift (-1 when the shift needs no new volunteer). */
   fullCol: Int32Array;
-  /** Per volunteer: its piece columns, breakpoints (hours) and the hours row. */
-  pieces: Array<{ cols: number[]; breakpoints: number[] }>;
+  /** Per volunteer: its piece columns with their breakpoints (hours) and slopes (PieceShape). */
+  pieces: Array<{ cols: number[] } & PieceShape>;
   /** Per slot kind: its headcount row (-1 where it has no candidate). */
   headRow: Int32Array;
   /**
@@ -269,17 +269,26 @@ function addStaffingRows({ p, m, sName }: Build): Int32Array {
   return fullCol;
 }
 
-/** What the bounds on fairness read of a model: each volunteer's breakpoints (fewer than two: no pieces). */
+/**
+ * One volunteer's price of hours: piece k runs from breakpoints[k] to breakpoints[k + 1] at
+ * slopes[k] (increasing), from 0 hours; none (both empty) for a volunteer with no candidate pair.
+ */
+export interface PieceShape {
+  breakpoints: readonly number[];
+  slopes: readonly number[];
+}
+
+/** What the bounds on fairness read of a model: each volunteer's pieces. */
 export interface FairnessPieces {
-  pieces: ReadonlyArray<{ breakpoints: readonly number[] }>;
+  pieces: readonly PieceShape[];
 }
 
 /**
- * Each volunteer's breakpoints of the fairness pieces (hours; [] for a volunteer with no candidate
- * pair), as the model places them around `incumbentLoads` (addFairnessPieces), and their step: the
- * bounds on fairness price hours by these without building the model.
+ * Each volunteer's fairness pieces (linesThrough), as the model places them around
+ * `incumbentLoads` (addFairnessPieces), and their step: the bounds on fairness price hours by
+ * these without building the model.
  */
-export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<number> | undefined): { breakpoints: number[][]; step: number } {
+export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<number> | undefined): { pieces: PieceShape[]; step: number } {
   const { sub } = p;
   const grid = hourGrid(p);
   const maxHours = sub.volunteers.map((_, vi) => {
@@ -293,21 +302,73 @@ export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<numbe
   const fineFor = sub.volunteers.map((v, vi) => (v.minHours > p.lockedHours[vi]! ? Math.max(fineTop, Math.min(v.minHours + longest, maxHours[vi]!)) : fineTop));
   // At most MAX_PIECES fine pieces for anyone.
   const step = grid * Math.max(1, Math.ceil(Math.max(0, ...fineFor) / (MAX_PIECES * grid)));
-  const breakpoints = sub.volunteers.map((_, vi) => (p.byVolunteer[vi]!.length === 0 ? [] : breakpointsUpTo(maxHours[vi]!, step, fineFor[vi]!)));
-  return { breakpoints, step };
+  const pieces = sub.volunteers.map((_, vi) =>
+    p.byVolunteer[vi]!.length === 0 ? { breakpoints: [], slopes: [] } : linesThrough(anchorsUpTo(maxHours[vi]!, step, fineFor[vi]!), grid),
+  );
+  return { pieces, step };
 }
 
 /**
- * Fairness: hours as a sum of pieces with increasing slopes, exact at the breakpoints. The
- * breakpoints are fine (on the grid of shift lengths) up to where loads actually are (the
- * incumbent's busiest volunteer plus one long shift; for a volunteer with min_hours, up to that
- * target plus one long shift), and double in length beyond: an unlimited volunteer could take
- * hundreds of hours, but a fair schedule never gives them. Beyond the fine ones the pieces overstate a square (12 h between
- * breakpoints 8 and 16: 160 for 144), so a schedule there is neither measured nor bounded exactly:
- * on a food bank with min_hours (wishes-foodbank-60x60) the level of min_hours loaded volunteers
- * past the fine pieces, and fairness's value and bound were 48 above the schedule's sum of
- * squares (3,232 against 3,184), a bound no bound at all; on wishes-festival-150x100, 11,295
- * against a schedule of 11,286.
+ * The pieces over `anchors` (0 first, on the grid of hours, at least one grid step apart, the last
+ * at or above the volunteer's most hours): the most of the lines through the squares of a and of
+ * a + grid, for each anchor a but the last. Hours are whole grid steps (hourGrid), and on the grid
+ * such a line is the square at those two points and below it at every other one (the square is
+ * convex), so the pieces price every load at most its square, and exactly at each anchor and one
+ * grid step past it. Two lines of anchors a < b meet at (a + b + grid) / 2, one grid step past a
+ * where b = a + grid: where the anchors are one grid step apart these are the chords between them,
+ * exact at every load. Beyond the fine anchors they fall short of a square by up to a quarter of
+ * the anchors' distance less one grid step, squared; chords would overstate it as much, and the
+ * fairness bound would then bound the pieces, not the squares: on m-wishes-scarce-200x400 the
+ * levels after the model was built loaded an unlimited volunteer to 59 hours, between anchors
+ * 58 and 60, priced 3,482 by the chord.
+ */
+export function linesThrough(anchors: readonly number[], grid: number): PieceShape {
+  const last = anchors.length - 1;
+  const breakpoints = [0];
+  const slopes: number[] = [];
+  for (let k = 0; k < last; k++) {
+    slopes.push(2 * anchors[k]! + grid);
+    breakpoints.push(k + 1 < last ? (anchors[k]! + anchors[k + 1]! + grid) / 2 : anchors[last]!);
+  }
+  return { breakpoints, slopes };
+}
+
+/** The model's price of `h` hours (linesThrough: the square on the grid, or below it). */
+export function piecesValue({ breakpoints, slopes }: PieceShape, h: number): number {
+  let total = 0;
+  for (let k = 0; k < slopes.length; k++) {
+    const a = breakpoints[k]!;
+    if (h <= a) break;
+    total += slopes[k]! * (Math.min(breakpoints[k + 1]!, h) - a);
+  }
+  const last = breakpoints[slopes.length] ?? 0;
+  // Past the last breakpoint (never in a schedule: the model stops there): keep the last slope.
+  if (h > last && slopes.length > 0) total += slopes[slopes.length - 1]! * (h - last);
+  return total;
+}
+
+/**
+ * How far the pieces price the loads of `x` below their squares (volunteers with pieces): 0 where
+ * every load is at a point where the pieces are exact, which is everywhere on the grid up to the
+ * fine anchors. The fairness level reports its value with this added: the schedule's sum of squares.
+ */
+export function squaresShortfall(p: Prepared, f: FairnessPieces, x: ArrayLike<number>): number {
+  const loads = loadsOf(p, x);
+  let total = 0;
+  f.pieces.forEach((shape, v) => {
+    if (shape.slopes.length > 0) total += loads[v]! * loads[v]! - piecesValue(shape, loads[v]!);
+  });
+  return total;
+}
+
+/**
+ * Fairness: hours as a sum of pieces with increasing slopes (fairnessBreakpoints, linesThrough),
+ * exact on the grid of shift lengths up to where loads actually are (the incumbent's busiest
+ * volunteer plus one long shift; for a volunteer with min_hours, up to that target plus one long
+ * shift), with anchors twice as far apart each time beyond: an unlimited volunteer could take
+ * hundreds of hours, but a fair schedule never gives them. Beyond the fine anchors the pieces are
+ * below the squares (never above), so the fairness level's bounds bound the sum of squares, and
+ * its value is the schedule's squares (fairnessRecord adds what the pieces leave out).
  */
 function addFairnessPieces(
   b: Build,
@@ -315,23 +376,24 @@ function addFairnessPieces(
 ): { pieces: Formulation['pieces']; fairCosts: Array<[number, number]>; step: number } {
   const { p, m, vName, lockCols } = b;
   const { sub } = p;
-  const { breakpoints: all, step } = fairnessBreakpoints(p, incumbentLoads);
+  const { pieces: shapes, step } = fairnessBreakpoints(p, incumbentLoads);
   const pieces: Formulation['pieces'] = [];
   const fairCosts: Array<[number, number]> = [];
   sub.volunteers.forEach((_, vi) => {
     const pairs = p.byVolunteer[vi]!;
-    const breakpoints = all[vi]!;
+    const shape = shapes[vi]!;
+    const { breakpoints, slopes } = shape;
     if (breakpoints.length === 0) {
-      pieces.push({ cols: [], breakpoints });
+      pieces.push({ cols: [], ...shape });
       return;
     }
     const cols: number[] = [];
-    for (let k = 0; k + 1 < breakpoints.length; k++) {
+    slopes.forEach((slope, k) => {
       const col = m.addCol(`seg_${vName(vi)}_k${k}`, 0, breakpoints[k + 1]! - breakpoints[k]!, false);
       cols.push(col);
-      fairCosts.push([col, breakpoints[k]! + breakpoints[k + 1]!]);
-    }
-    pieces.push({ cols, breakpoints });
+      fairCosts.push([col, slope]);
+    });
+    pieces.push({ cols, ...shape });
     const hourCols = [...pairs, ...lockCols[vi]!.map((l) => l.col)];
     const hourCoefs = [...pairs.map((pair) => -sub.shifts[p.candShift[pair]!]!.hours), ...lockCols[vi]!.map((l) => -l.hours)];
     m.addRow(`fair_${vName(vi)}`, 0, 0, [...cols, ...hourCols], [...cols.map(() => 1), ...hourCoefs]);
@@ -390,16 +452,16 @@ function addWishLevels({ p, m }: Build, goals: SoftGoals, shortCols: Int32Array 
 }
 
 /** 0, step, 2 step, ... up to fineTop, then doubling widths, until `top` is covered. */
-function breakpointsUpTo(top: number, step: number, fineTop: number): number[] {
-  const breakpoints = [0];
+function anchorsUpTo(top: number, step: number, fineTop: number): number[] {
+  const anchors = [0];
   let last = 0;
   let width = step;
   while (last < top - 1e-9) {
     if (last >= fineTop - 1e-9) width *= 2;
     last += width;
-    breakpoints.push(last);
+    anchors.push(last);
   }
-  return breakpoints;
+  return anchors;
 }
 
 /** The levels' objectives (coverage per priority class); request order is the last tie-break, inside fairness. */

@@ -7,7 +7,16 @@
 import { improves, REAL_TOL, type PhaseOutcome, type PhaseRequest, type PhaseStatus, type SolverBackend, type SolverSession } from './backends/backend.js';
 import { LP_SHARE, MIN_PHASE_S, MIP_SHARES, type Budget } from './budget.js';
 import { loadsOf, type Prepared } from './candidates.js';
-import { columnValues, fairnessObjective, PREVIOUS_BIAS, type FairnessPieces, type Formulation, type WishLevel, type Wishes } from './formulate.js';
+import {
+  columnValues,
+  fairnessObjective,
+  PREVIOUS_BIAS,
+  squaresShortfall,
+  type FairnessPieces,
+  type Formulation,
+  type WishLevel,
+  type Wishes,
+} from './formulate.js';
 import { checkAssignment, filledByClass, greedyFill } from './greedy.js';
 import { improveFairness, improveStaffing, improveWishes, KICK_MOVES, kickFairness, seededRandom, type KeepWishes, type KickCaps } from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
@@ -349,6 +358,12 @@ type LevelMipRequest = Pick<PhaseRequest, 'absGap' | 'relGap' | 'stopAt' | 'stal
 export interface ObjectiveLevel {
   /** For a coverage level of several priority classes: the class, which diagnostics name. */
   priority?: number;
+  /**
+   * The value the diagnostics report for the model's `value`, where the model only approximates
+   * what the level stands for (fairness: the schedule's sum of squares, which the pieces price
+   * below it at some loads); proven only where this value meets the bound too.
+   */
+  reportedValue?(s: LevelState, value: number): number;
   /**
    * Its LP relaxation runs in a session of LPs alone (LevelRunner.lpSessionFor), so it starts
    * from the optimal basis of the LP of the level before, on the same model (the coverage levels
@@ -916,6 +931,7 @@ export const fairnessLevel: ObjectiveLevel = {
   mipShare: MIP_SHARES.fairness,
   objective: (f) => f.fairness,
   value: (s, v) => fairnessObjective(s.f, v),
+  reportedValue: (s, value) => value + squaresShortfall(s.p, s.f, s.x),
   initialBound: (s) => fairnessLowerBound(s.p, s.f, s.filled),
   tighten: (bound, reported) => Math.max(bound, reported),
   boundFromMip: true,
@@ -1075,8 +1091,8 @@ export function levelsFor(classes: readonly number[], wishes?: Wishes): Objectiv
 /**
  * A lower bound on the fairness objective with `filled` new assignments: the fewest hours they
  * can add (the shortest open slots), spread as evenly as the caps allow (water-filling) and
- * priced as the model prices hours (its pieces: exact squares at the breakpoints, straight
- * between, so an hour splits into whole steps where the LP would split it). It ignores which
+ * priced as the model prices hours (its pieces: the squares on the grid of hours up to the fine
+ * anchors, below them beyond; an hour splits into whole steps where the LP would split it). It ignores which
  * volunteer can take which shift, overlaps and shift lengths, so no schedule beats it; on one
  * group where anyone can take any shift it equals the fairness LP's bound (festival benchmarks),
  * at no cost.
@@ -1093,20 +1109,18 @@ export function fairnessLowerBound(p: Prepared, f: FairnessPieces, filled: numbe
   // in slope order over all volunteers is the optimum of the relaxation (convex and separable).
   let bound = 0;
   const segments: Array<[slope: number, width: number]> = [];
-  f.pieces.forEach(({ breakpoints }, v) => {
-    if (breakpoints.length < 2) return;
+  f.pieces.forEach(({ breakpoints, slopes }, v) => {
     const lo = p.lockedHours[v]!;
     const candidateHours = p.byVolunteer[v]!.reduce((t, pair) => t + p.sub.shifts[p.candShift[pair]!]!.hours, 0);
     const hi = lo + Math.min(p.remaining[v]!, candidateHours);
-    for (let k = 0; k + 1 < breakpoints.length; k++) {
+    slopes.forEach((slope, k) => {
       const a = breakpoints[k]!;
       const b = breakpoints[k + 1]!;
-      const slope = a + b;
       const forced = Math.max(0, Math.min(b, lo) - a);
       bound += slope * forced;
       const open = Math.max(0, Math.min(b, hi) - Math.max(a, lo));
       if (open > 0) segments.push([slope, open]);
-    }
+    });
   });
   segments.sort((x, y) => x[0] - y[0]);
   for (const [slope, width] of segments) {
@@ -1206,9 +1220,12 @@ class LevelRunner {
 
   /** Solves one level with the `held` levels kept at their current values, and records its outcome; true when proven. */
   run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
-    const { proven, bound } = this.solveLevel(level, held);
+    const solved = this.solveLevel(level, held);
     const { s } = this;
-    (s.levels ??= []).push(levelRecord(level.mipPhase as LevelDiagnostics['name'], level.value(s, s.values), bound, proven, level.priority));
+    const modelValue = level.value(s, s.values);
+    const value = level.reportedValue?.(s, modelValue) ?? modelValue;
+    const proven = solved.proven && level.proven(value, solved.bound);
+    (s.levels ??= []).push(levelRecord(level.mipPhase as LevelDiagnostics['name'], value, solved.bound, proven, level.priority));
     return proven;
   }
 

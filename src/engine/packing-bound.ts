@@ -26,7 +26,7 @@ import type { ColumnLp, LpColumn, SolverBackend } from './backends/backend.js';
 import { MipModel } from './mip-model.js';
 import type { Budget } from './budget.js';
 import { staffable, type Prepared } from './candidates.js';
-import { gcd, type FairnessPieces } from './formulate.js';
+import { gcd, piecesValue, type FairnessPieces, type PieceShape } from './formulate.js';
 import { filledByClass } from './greedy.js';
 import { avoidedCount, preferredCount, previousCount, SHORT_EPS, shortAt, shortfall, type SoftGoals } from './soft-goals.js';
 import { restMs } from '../rules/spacing.js';
@@ -150,10 +150,10 @@ export interface PackingOutcome {
 interface VolunteerKind {
   /** Volunteers of this kind. */
   n: number;
-  /** Locked hours, hours left (grid units) and the model's breakpoints. */
+  /** Locked hours, hours left (grid units) and the model's pieces. */
   lo: number;
   cap: number;
-  breakpoints: readonly number[];
+  shape: PieceShape;
   /** Candidate slot kinds per slot kind (capped by what the hours allow). */
   m: Int32Array;
   /** The price of each load (grid units) looked at so far. */
@@ -201,21 +201,6 @@ function timelineOf(sub: Prepared['sub'], slots: readonly number[], unitsOf: (sl
     return lo;
   });
   return { slots: shifts, units: Int32Array.from(shifts, (list) => unitsOf(list[0]!)), before };
-}
-
-/** The model's price of `h` hours: squares at the breakpoints, straight between. */
-export function piecesValue(breakpoints: readonly number[], h: number): number {
-  let total = 0;
-  for (let k = 0; k + 1 < breakpoints.length; k++) {
-    const a = breakpoints[k]!;
-    const b = breakpoints[k + 1]!;
-    if (h <= a) break;
-    total += (a + b) * (Math.min(b, h) - a);
-  }
-  const last = breakpoints[breakpoints.length - 1] ?? 0;
-  // Past the last breakpoint (never in a schedule: the model stops there): keep the last slope.
-  if (h > last && breakpoints.length >= 2) total += 2 * last * (h - last);
-  return total;
 }
 
 /**
@@ -278,8 +263,8 @@ export function packingBound(
   // The wishes' rows (previous, avoided, short, preferred: the levels this subproblem has).
   const wishNames = goals ? WISH_ROWS.filter((w) => goals.uses[w]) : [];
   let wishesPriced = wishNames.length > 0;
-  f.pieces.forEach(({ breakpoints }, v) => {
-    if (breakpoints.length < 2) return;
+  f.pieces.forEach((shape, v) => {
+    if (shape.slopes.length === 0) return;
     const m = new Int32Array(K);
     const config: Configuration = { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) };
     const slots: number[] = [];
@@ -309,7 +294,7 @@ export function packingBound(
     const wisher = wishNames.length > 0 && wishes;
     if (wisher && !onTimeline) wishesPriced = false;
     const rest = restMs(sub.volunteers[v]!);
-    const key = `${wisher ? `w${v}|` : ''}${lo}|${cap}|${breakpoints.join(',')}|${onTimeline ? `t${rest}|${slots.join(',')}` : m.join(',')}`;
+    const key = `${wisher ? `w${v}|` : ''}${lo}|${cap}|${shape.breakpoints.join(',')}|${onTimeline ? `t${rest}|${slots.join(',')}` : m.join(',')}`;
     let t = typeIndex.get(key);
     if (t === undefined) {
       t = types.length;
@@ -319,7 +304,7 @@ export function packingBound(
         n: 0,
         lo,
         cap,
-        breakpoints,
+        shape,
         m,
         costs: [],
         ...(timeline ? { timeline } : {}),
@@ -428,7 +413,7 @@ export function packingBound(
         values.push(config.counts[k]!);
       }
     seen.add(configKey(t, config));
-    return { cost: piecesValue(type.breakpoints, type.lo + units * grid), rows, values };
+    return { cost: piecesValue(type.shape, type.lo + units * grid), rows, values };
   };
   const first: LpColumn[] = [];
   types.forEach((_, t) => first.push(column(t, { counts: new Int32Array(K), wish: new Float64Array(WISH_COUNTS) })));
@@ -677,7 +662,7 @@ function reach(type: VolunteerKind, rate: number, mu: number, grid: number, wish
   // Hours short of min_hours, priced by their row's dual (<= 0): convex in the load, as the pieces are.
   const shortPrice = wished && type.wisher ? -wished.dual.short : 0;
   const cost = (units: number): number => {
-    while (costs.length <= units) costs.push(piecesValue(type.breakpoints, type.lo + costs.length * grid));
+    while (costs.length <= units) costs.push(piecesValue(type.shape, type.lo + costs.length * grid));
     return costs[units]! + (shortPrice > 0 ? shortPrice * shortAt(wished!.goals, type.wisher!.v, units * grid) : 0);
   };
   let top = 0;

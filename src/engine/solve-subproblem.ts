@@ -5,8 +5,7 @@
 import type { SolverBackend } from './backends/backend.js';
 import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S, type Budget } from './budget.js';
 import { loadsOf, prepare, type Prepared } from './candidates.js';
-import { columnValues, fairnessBreakpoints, fairnessObjective, formulate, type Formulation } from './formulate.js';
-import { piecesValue } from './packing-bound.js';
+import { columnValues, fairnessBreakpoints, fairnessObjective, formulate, squaresShortfall, type Formulation } from './formulate.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
 import { softGoals, wishesToKeep } from './soft-goals.js';
 import {
@@ -184,7 +183,7 @@ interface Run {
 
 /**
  * Fairness's level where no model is built (over the MIP limit, or no backend): the schedule's
- * sum of squared hours as the model's pieces would price it, against water-filling and, where
+ * sum of squared hours, against water-filling and, where
  * the backend gives it, the packing bound; phase balance (the local search that made it, `done`),
  * fairness_bound, then, with a backend, the kicks (fairness_kicks) while it is unproven. Returns the schedule
  * (`x`, or a better one) and its level.
@@ -197,10 +196,11 @@ function fairnessWithoutModel(
   budget: Budget,
   done: { ms: number; text: string },
 ): { x: Uint8Array; level: LevelDiagnostics } {
-  const f = { pieces: fairnessBreakpoints(p, loadsOf(p, x)).breakpoints.map((breakpoints) => ({ breakpoints })) };
+  const f = { pieces: fairnessBreakpoints(p, loadsOf(p, x)).pieces };
+  // The squares themselves (the pieces, below them at some loads, bound them).
   const valueOf = (y: Uint8Array): number => {
     const loads = loadsOf(p, y);
-    return f.pieces.reduce((t, { breakpoints }, v) => t + (breakpoints.length < 2 ? 0 : piecesValue(breakpoints, loads[v]!)), 0);
+    return f.pieces.reduce((t, { slopes }, v) => t + (slopes.length === 0 ? 0 : loads[v]! * loads[v]!), 0);
   };
   let value = valueOf(x);
   let bound = fairnessLowerBound(p, f, filled);
@@ -315,7 +315,7 @@ function boundInTimeLeft(
   if (ran.bySlot) return levels;
   // At most LATE_BOUND_MAX_MS: other requests' subproblems may be queued for this worker.
   const late = budget.until(Math.min(budget.deadline, budget.now() + LATE_BOUND_MAX_MS));
-  const value = fairnessObjective(f, columnValues(f, p, x));
+  const value = fairnessObjective(f, columnValues(f, p, x)) + squaresShortfall(p, f, x);
   const before = phases.length;
   const bound = sharpenByPacking(p, f, x, backend, late, phases, level.bound, {
     goals: f.wishes.goals,

@@ -1121,7 +1121,7 @@ export interface Diagnostics {
       [k: string]: unknown;
     }[];
     /**
-     * Each objective level of the subproblem as the solve left it, in the objective's order (coverage per priority class, staffing, then previous (previous assignments kept), avoided, short and preferred where the subproblem has previous assignments or those wishes, then fairness): its value and proven bound in the model's terms (new assignments only; fairness as the model's piecewise sum of squared hours), the relative gap |value - bound| / max(1, |value|), and whether it is proven (fairness: within 0.1% of its bound). Absent when the subproblem has no candidate pair. Over the MIP limit (no model built) it holds fairness alone: the local search's sum of squared hours against water-filling and the packing bound (phase fairness_bound).
+     * Each objective level of the subproblem as the solve left it, in the objective's order (coverage per priority class, staffing, then previous (previous assignments kept), avoided, short and preferred where the subproblem has previous assignments or those wishes, then fairness): its value and proven bound in the model's terms (new assignments only; fairness as the schedule's sum of squared hours of the volunteers with candidates, locked hours included, plus a tie-break under 1, and a bound on it), the relative gap |value - bound| / max(1, |value|), and whether it is proven (fairness: within 0.1% of its bound). Absent when the subproblem has no candidate pair. Over the MIP limit (no model built) it holds fairness alone: the local search's sum of squared hours against water-filling and the packing bound (phase fairness_bound).
      */
     levels?: {
       /**

@@ -296,13 +296,13 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const fairness = sub!.levels.find((l) => l.name === 'fairness')!;
     expect(fairness.proven, JSON.stringify(sub!.phases)).to.equal(true);
     expect(mip.status).to.equal('optimal');
-    expect(mip.objective).to.be.closeTo(8597, 0.01);
-    expect(fairness.value).to.be.closeTo(8597, 0.01);
+    expect(mip.objective).to.be.closeTo(8596, 0.01);
+    expect(fairness.value).to.be.closeTo(8596, 0.01);
     // Local search left it far above; the MIP alone closed it (no RINS or windows after).
     expect(balance.objective! / fairness.bound - 1).to.be.above(0.03);
     expect(sub!.phases.some((p) => p.name === 'fairness_rins' || p.name === 'fairness_lns')).to.equal(false);
     const squares = Object.values(result.volunteers as Record<string, { assigned_hours: number }>).reduce((t, v) => t + v.assigned_hours ** 2, 0);
-    // The pieces price the uncapped volunteer's 59 hours between coarser breakpoints: 1 more.
+    // The uncapped volunteer's 59 hours are past the fine pieces, but one grid step past an anchor (58), where the pieces are exact.
     expect(squares).to.be.closeTo(8596, 0.01);
     expect(result.summary.sum_squared_hours).to.be.closeTo(squares, 0.01);
     // Coverage and staffing as the levels before left them.
@@ -312,9 +312,39 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(result.summary.fully_staffed_shifts).to.be.at.least(staffing.value);
   });
 
-  it('on a scarce group where the fairness MIP stalls 4% above its bound, RINS and then the windows lower the sum of squares, keep coverage and staffing, and the schedule passes the checker', async () => {
-    // The same festival's "medical" group: the MIP's bound stays at the LP's 8,033 and it stops
-    // at 8,421; RINS reaches 8,343 and the windows 8,225 (HiGHS alone proves 8,128 in about 6 s).
+  it('on a scarce group where the fairness MIP stalls above its bound, RINS after it reaches the bound and proves the level, coverage and staffing held', async () => {
+    // The same festival's "stage" group: the MIP stops at the local search's 8,069 above the LP's
+    // 8,009; RINS over the pairs where the two disagree reaches 8,009.
+    const request = groupOnly(scarceB(), 'stage');
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+    const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
+    const mip = sub!.phases.find((p) => p.name === 'fairness')!;
+    const rins = sub!.phases.find((p) => p.name === 'fairness_rins');
+    expect(rins, JSON.stringify(sub!.phases)).to.not.equal(undefined);
+    expect(rins!.note).to.match(/^the MIP over the \d+ of \d+ candidate pairs where the LP and the schedule disagree, the rest fixed: -\d/);
+    // Under FAIRNESS_RINS_FIRST_PAIRS, RINS follows the MIP.
+    expect(sub!.phases.indexOf(mip)).to.be.below(sub!.phases.indexOf(rins!));
+    expect(mip.objective! / rins!.bound! - 1).to.be.above(0.005);
+    expect(rins!.objective).to.be.below(mip.objective!);
+    const fairness = sub!.levels.find((l) => l.name === 'fairness')!;
+    expect(fairness.proven).to.equal(true);
+    expect(fairness.value).to.be.closeTo(rins!.objective!, 0.01);
+    expect(sub!.phases.some((p) => p.name === 'fairness_lns')).to.equal(false);
+    const squares = Object.values(result.volunteers as Record<string, { assigned_hours: number }>).reduce((t, v) => t + v.assigned_hours ** 2, 0);
+    expect(result.summary.sum_squared_hours).to.be.closeTo(squares, 0.01);
+    expect(fairness.value - squares).to.be.within(0, 1);
+    const staffing = sub!.levels.find((l) => l.name === 'staffing')!;
+    const coverage = sub!.levels.find((l) => l.name === 'coverage')!;
+    expect(result.summary.filled_slots).to.equal(coverage.value);
+    expect(result.summary.fully_staffed_shifts).to.be.at.least(staffing.value);
+  });
+
+  it('on a scarce group where the fairness MIP and RINS stall 3% above the bound, the windows lower the sum of squares, keep coverage and staffing, and the schedule passes the checker', async () => {
+    // The same festival's "medical" group: the MIP's bound stays at the LP's 8,033 and it stops at
+    // the local search's 8,301; RINS finds nothing better and the windows reach 8,225 (HiGHS alone
+    // proves 8,128 in about 6 s).
     const request = groupOnly(scarceB(), 'medical');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
@@ -325,13 +355,14 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const windows = sub!.phases.find((p) => p.name === 'fairness_lns');
     expect(rins, JSON.stringify(sub!.phases)).to.not.equal(undefined);
     expect(windows, JSON.stringify(sub!.phases)).to.not.equal(undefined);
-    expect(rins!.note).to.match(/^the MIP over the \d+ of 874 candidate pairs where the LP and the schedule disagree, the rest fixed: -\d/);
+    expect(rins!.note).to.match(/^the MIP over the \d+ of 874 candidate pairs where the LP and the schedule disagree, the rest fixed: [-+]\d/);
     // Under FAIRNESS_RINS_FIRST_PAIRS, RINS follows the MIP.
     expect(874).to.be.below(FAIRNESS_RINS_FIRST_PAIRS);
     expect(sub!.phases.indexOf(mip)).to.be.below(sub!.phases.indexOf(rins!));
+    expect(sub!.phases.indexOf(rins!)).to.be.below(sub!.phases.indexOf(windows!));
     expect(windows!.note).to.match(/^\d+ windows of at most 400 candidate pairs re-solved with the rest fixed, \d+ passes: -\d/);
     expect(mip.objective! / rins!.bound! - 1).to.be.above(0.03);
-    expect(rins!.objective).to.be.below(mip.objective!);
+    expect(rins!.objective).to.be.at.most(mip.objective!);
     expect(windows!.objective).to.be.below(rins!.objective!);
     expect(windows!.objective! / windows!.bound! - 1).to.be.below(0.03);
     const squares = Object.values(result.volunteers as Record<string, { assigned_hours: number }>).reduce((t, v) => t + v.assigned_hours ** 2, 0);
