@@ -3,7 +3,7 @@
 // lexicographically as our levels do: coverage (one MIP per priority class, highest first, each
 // reached value held on its row), then the sum of fully staffed shifts, the wishes' levels the
 // subproblem has (previous assignments kept, avoided shifts, hours short of min_hours, preferred
-// shifts), then the sum of squared hours (the model's piecewise objective), each with the levels
+// shifts), then the sum of squared hours (as the model's pieces price it, at most the squares), each with the levels
 // before it held. The solver is a function of one level's model; this file owns the order, the
 // time split and the figures, so every solver is measured the same way.
 //
@@ -235,9 +235,11 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     out.bound += bound;
     out.sumSquares += sq;
     // The pieces price every load at most its square (formulate.ts linesThrough), so the solver's
-    // bound on them bounds the sum of squares. No fairness bound in one subproblem: no bound on the
-    // whole (NaN, printed as ?).
-    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? Math.max(0, Math.min(sq, fair.bound)) : NaN;
+    // bound on them bounds the squares of the volunteers with pieces; the others' hours are their
+    // locks. No fairness bound in one subproblem: no bound on the whole (NaN, printed as ?).
+    const loads = loadsOf(p, x);
+    const unpriced = f.pieces.reduce((t, { slopes }, v) => t + (slopes.length === 0 ? loads[v]! * loads[v]! : 0), 0);
+    out.sumSquaresBound += fair && fair.objective !== null && fair.bound !== null ? Math.max(0, Math.min(sq, fair.bound + unpriced)) : NaN;
   }
   // Fully staffed shifts as the result's summary counts them: every group the shift asks for filled.
   for (const s of problem.shifts) {

@@ -126,8 +126,8 @@ function slotNamer(p: Prepared): (s: number) => string {
 }
 
 /**
- * `incumbentLoads` (hours per volunteer of the best schedule so far) places the fine
- * breakpoints. Columns and rows are added in a fixed order (pairs, locks, headcount, hours,
+ * `incumbentLoads` (hours per volunteer of the best schedule so far) places the fairness pieces'
+ * fine anchors. Columns and rows are added in a fixed order (pairs, locks, headcount, hours,
  * cliques, staffing, fairness, level rows), so the same subproblem gives the same model.
  */
 export function formulate(p: Prepared, incumbentLoads?: ArrayLike<number>): Formulation {
@@ -311,16 +311,16 @@ export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<numbe
 /**
  * The pieces over `anchors` (0 first, on the grid of hours, at least one grid step apart, the last
  * at or above the volunteer's most hours): the most of the lines through the squares of a and of
- * a + grid, for each anchor a but the last. Hours are whole grid steps (hourGrid), and on the grid
- * such a line is the square at those two points and below it at every other one (the square is
- * convex), so the pieces price every load at most its square, and exactly at each anchor and one
- * grid step past it. Two lines of anchors a < b meet at (a + b + grid) / 2, one grid step past a
- * where b = a + grid: where the anchors are one grid step apart these are the chords between them,
- * exact at every load. Beyond the fine anchors they fall short of a square by up to a quarter of
- * the anchors' distance less one grid step, squared; chords would overstate it as much, and the
+ * a + grid, for each anchor a but the last (which only ends the last piece). Hours are whole grid
+ * steps (hourGrid), and on the grid such a line is the square at those two points and below it at
+ * every other one (the square is convex), so the pieces price every load at most its square, and
+ * exactly at each anchor but the last and one grid step past it. Two lines of anchors a < b meet
+ * at (a + b + grid) / 2, one grid step past a where b = a + grid: where the anchors are one grid
+ * step apart these are the chords between them, exact at every load. Between anchors d apart they
+ * fall short of a square by up to (d^2 - grid^2) / 4; chords overstate it by up to d^2 / 4, and the
  * fairness bound would then bound the pieces, not the squares: on m-wishes-scarce-200x400 the
- * levels after the model was built loaded an unlimited volunteer to 59 hours, between anchors
- * 58 and 60, priced 3,482 by the chord.
+ * levels after the model was built loaded an unlimited volunteer to 59 hours, between anchors 58
+ * and 60, priced 3,482 by the chord.
  */
 export function linesThrough(anchors: readonly number[], grid: number): PieceShape {
   const last = anchors.length - 1;
@@ -349,8 +349,9 @@ export function piecesValue({ breakpoints, slopes }: PieceShape, h: number): num
 
 /**
  * How far the pieces price the loads of `x` below their squares (volunteers with pieces): 0 where
- * every load is at a point where the pieces are exact, which is everywhere on the grid up to the
- * fine anchors. The fairness level reports its value with this added: the schedule's sum of squares.
+ * every load is at a point where the pieces are exact (each anchor and one grid step past it: every
+ * load on the grid where the anchors are one grid step apart). The fairness level reports its value
+ * with this added: the schedule's sum of squares.
  */
 export function squaresShortfall(p: Prepared, f: FairnessPieces, x: ArrayLike<number>): number {
   const loads = loadsOf(p, x);
@@ -363,12 +364,13 @@ export function squaresShortfall(p: Prepared, f: FairnessPieces, x: ArrayLike<nu
 
 /**
  * Fairness: hours as a sum of pieces with increasing slopes (fairnessBreakpoints, linesThrough),
- * exact on the grid of shift lengths up to where loads actually are (the incumbent's busiest
+ * exact on the grid of shift lengths (where 64 pieces reach: at each anchor and one grid step past
+ * it, where they do not) up to where loads actually are (the incumbent's busiest
  * volunteer plus one long shift; for a volunteer with min_hours, up to that target plus one long
  * shift), with anchors twice as far apart each time beyond: an unlimited volunteer could take
  * hundreds of hours, but a fair schedule never gives them. Beyond the fine anchors the pieces are
  * below the squares (never above), so the fairness level's bounds bound the sum of squares, and
- * its value is the schedule's squares (fairnessRecord adds what the pieces leave out).
+ * its value is the schedule's squares (fairnessLevel.reportedValue adds what the pieces leave out).
  */
 function addFairnessPieces(
   b: Build,
@@ -520,7 +522,7 @@ export function columnValues(f: Formulation, p: Prepared, x: ArrayLike<number>):
   return values;
 }
 
-/** The fairness objective (piecewise sum of squares) of an assignment, as the model measures it. */
+/** The fairness objective of an assignment as the model measures it: its pieces' price of hours (at most the sum of squares), and the tie-break. */
 export function fairnessObjective(f: Formulation, values: ArrayLike<number>): number {
   let total = 0;
   for (let j = 0; j < f.model.numCols; j++) total += f.fairness.costs[j]! * values[j]!;

@@ -503,6 +503,14 @@ export interface ObjectiveLevel {
   beforeWishes?: boolean;
 }
 
+/**
+ * How far a MIP's reported optimum may differ from the same schedule's value as the levels compute
+ * it, by the backend's rounding alone: javascript-lp-solver reports 8 decimals, so a fairness MIP
+ * that proved the schedule's own 160.0017333... optimal reported 160.00173333, 3e-9 below it, and
+ * the level stayed unproven (a festival of 10 x 8, seed 33).
+ */
+const ROUNDING_TOL = 1e-6;
+
 /** Integer objectives to maximize: a bound is rounded down, and the value reaching it proves it. */
 const maximizeCount = {
   tighten: (bound: number, reported: number): number => Math.min(bound, Math.floor(reported + INTEGER_TOL)),
@@ -1224,7 +1232,9 @@ class LevelRunner {
     const { s } = this;
     const modelValue = level.value(s, s.values);
     const value = level.reportedValue?.(s, modelValue) ?? modelValue;
-    const proven = solved.proven && level.proven(value, solved.bound);
+    // Where the reported value is the model's, the level's own proof stands (a MIP that ended
+    // optimal proves it without a bound: jslp gives none); where it is more, only the bound can.
+    const proven = solved.proven && (value <= modelValue + REAL_TOL || level.proven(value, solved.bound));
     (s.levels ??= []).push(levelRecord(level.mipPhase as LevelDiagnostics['name'], value, solved.bound, proven, level.priority));
     return proven;
   }
@@ -1355,7 +1365,9 @@ class LevelRunner {
         const accepted = this.accept(outcome, level, held);
         if (level.boundFromMip && outcome.bound !== null) bound = level.tighten(bound, outcome.bound);
         // The MIP's proof holds for the schedule kept: its own (accepted), or one as good.
-        const asGood = outcome.objective !== null && !improves(objective.sense, outcome.objective, level.value(s, s.values));
+        const current = level.value(s, s.values);
+        const asGood =
+          outcome.objective !== null && (objective.sense === 'max' ? outcome.objective <= current + ROUNDING_TOL : outcome.objective >= current - ROUNDING_TOL);
         proven = (outcome.status === 'optimal' && (accepted || asGood)) || level.proven(level.value(s, s.values), bound);
       }
     }
