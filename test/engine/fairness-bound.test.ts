@@ -69,7 +69,7 @@ describe('engine: the fairness bound and stopping when done', function () {
           const bound = levels.reduce((t, l) => t + l.bound, 0);
           const best = bestLevels(request);
           // A bound from the LP or MIP includes the model's tie-break costs (formulate.ts: at most 1%
-          // of a breakpoint step squared in all per subproblem, the step being a shift's length at
+          // of the pieces' step squared in all per subproblem, the step being a shift's length at
           // most here; one group a subproblem, each with its own); levels are reported to 4 decimals.
           const hours = (request.unassigned_shifts as Json[]).map((sh) => (Date.parse(sh.end) - Date.parse(sh.start)) / 3_600_000);
           const ties = 0.01 * Math.max(0, ...hours) ** 2 * Math.max(1, levels.length);
