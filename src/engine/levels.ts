@@ -509,7 +509,7 @@ export interface ObjectiveLevel {
  * that proved the schedule's own 160.0017333... optimal reported 160.00173333, 3e-9 below it, and
  * the level stayed unproven (a festival of 10 x 8, seed 33).
  */
-const ROUNDING_TOL = 1e-6;
+const ROUNDING_TOL = 1e-7;
 
 /** Integer objectives to maximize: a bound is rounded down, and the value reaching it proves it. */
 const maximizeCount = {
@@ -1360,10 +1360,16 @@ class LevelRunner {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
-      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...level.mipRequest(bound, level.value(s, s.values)) }, level.mipShare);
+      const request = level.mipRequest(bound, level.value(s, s.values));
+      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...request }, level.mipShare);
       if (outcome) {
         const accepted = this.accept(outcome, level, held);
         if (level.boundFromMip && outcome.bound !== null) bound = level.tighten(bound, outcome.bound);
+        // A MIP solved to optimality with no gap allowed gives its optimum as a bound where the
+        // backend reports none (jslp): with the previous assignments' bias (under 1) in its
+        // objective, a count level's `tighten` rounds it to the count.
+        if (outcome.status === 'optimal' && outcome.bound === null && outcome.objective !== null && request.relGap === 0)
+          bound = level.tighten(bound, outcome.objective);
         // The MIP's proof holds for the schedule kept: its own (accepted), or one as good.
         const current = level.value(s, s.values);
         const asGood =

@@ -314,13 +314,12 @@ function boundInTimeLeft(
   const ran = end.packingSettled ?? {};
   if (ran.bySlot) return levels;
   // At most LATE_BOUND_MAX_MS: other requests' subproblems may be queued for this worker.
-  const late = budget.until(Math.min(budget.deadline, budget.now() + LATE_BOUND_MAX_MS));
   const priced = fairnessObjective(f, columnValues(f, p, x));
-  // A bound on the pieces rises at most to their price of the schedule: where that is proven
-  // already, the loads the pieces price below their squares (squaresShortfall) keep the gap, and
-  // no bound on the pieces can close it.
-  if (fairnessLevel.proven(priced, level.bound)) return levels;
   const value = priced + squaresShortfall(p, f, x);
+  // A bound on the pieces rises at most to their price of the schedule: where even that could not
+  // prove the squares (loads the pieces price below them), no late bound can.
+  if (!fairnessLevel.proven(value, priced)) return levels;
+  const late = budget.until(Math.min(budget.deadline, budget.now() + LATE_BOUND_MAX_MS));
   const before = phases.length;
   const bound = sharpenByPacking(p, f, x, backend, late, phases, level.bound, {
     goals: f.wishes.goals,
