@@ -1099,8 +1099,9 @@ export function levelsFor(classes: readonly number[], wishes?: Wishes): Objectiv
 /**
  * A lower bound on the fairness objective with `filled` new assignments: the fewest hours they
  * can add (the shortest open slots), spread as evenly as the caps allow (water-filling) and
- * priced as the model prices hours (its pieces: the squares on the grid of hours up to the fine
- * anchors, below them beyond; an hour splits into whole steps where the LP would split it). It ignores which
+ * priced as the model prices hours (its pieces: at most the squares on the grid of hours, and
+ * exactly them at each anchor and one grid step past it; an hour splits into whole steps where the
+ * LP would split it). It ignores which
  * volunteer can take which shift, overlaps and shift lengths, so no schedule beats it; on one
  * group where anyone can take any shift it equals the fairness LP's bound (festival benchmarks),
  * at no cost.
