@@ -288,7 +288,7 @@ export interface FairnessPieces {
  * `incumbentLoads` (addFairnessPieces), and their step: the bounds on fairness price hours by
  * these without building the model.
  */
-export function fairnessBreakpoints(p: Prepared, incumbentLoads: ArrayLike<number> | undefined): { pieces: PieceShape[]; step: number } {
+export function fairnessPieceShapes(p: Prepared, incumbentLoads: ArrayLike<number> | undefined): { pieces: PieceShape[]; step: number } {
   const { sub } = p;
   const grid = hourGrid(p);
   const maxHours = sub.volunteers.map((_, vi) => {
@@ -363,7 +363,7 @@ export function squaresShortfall(p: Prepared, f: FairnessPieces, x: ArrayLike<nu
 }
 
 /**
- * Fairness: hours as a sum of pieces with increasing slopes (fairnessBreakpoints, linesThrough),
+ * Fairness: hours as a sum of pieces with increasing slopes (fairnessPieceShapes, linesThrough),
  * exact on the grid of shift lengths (where 64 pieces reach: at each anchor and one grid step past
  * it, where they do not) up to where loads actually are (the incumbent's busiest
  * volunteer plus one long shift; for a volunteer with min_hours, up to that target plus one long
@@ -378,7 +378,7 @@ function addFairnessPieces(
 ): { pieces: Formulation['pieces']; fairCosts: Array<[number, number]>; step: number } {
   const { p, m, vName, lockCols } = b;
   const { sub } = p;
-  const { pieces: shapes, step } = fairnessBreakpoints(p, incumbentLoads);
+  const { pieces: shapes, step } = fairnessPieceShapes(p, incumbentLoads);
   const pieces: Formulation['pieces'] = [];
   const fairCosts: Array<[number, number]> = [];
   sub.volunteers.forEach((_, vi) => {

@@ -1373,8 +1373,7 @@ class LevelRunner {
           bound = level.tighten(bound, outcome.objective);
         // The MIP's proof holds for the schedule kept: its own (accepted), or one as good.
         const current = level.value(s, s.values);
-        const asGood =
-          outcome.objective !== null && (objective.sense === 'max' ? outcome.objective <= current + ROUNDING_TOL : outcome.objective >= current - ROUNDING_TOL);
+        const asGood = outcome.objective !== null && !improves(objective.sense, outcome.objective, current, ROUNDING_TOL);
         proven = (outcome.status === 'optimal' && (accepted || asGood)) || level.proven(level.value(s, s.values), bound);
       }
     }

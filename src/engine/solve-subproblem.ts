@@ -5,7 +5,7 @@
 import type { SolverBackend } from './backends/backend.js';
 import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S, type Budget } from './budget.js';
 import { loadsOf, prepare, type Prepared } from './candidates.js';
-import { columnValues, fairnessBreakpoints, fairnessObjective, formulate, squaresShortfall, type Formulation } from './formulate.js';
+import { columnValues, fairnessPieceShapes, fairnessObjective, formulate, squaresShortfall, type Formulation } from './formulate.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
 import { softGoals, wishesToKeep } from './soft-goals.js';
 import {
@@ -196,7 +196,7 @@ function fairnessWithoutModel(
   budget: Budget,
   done: { ms: number; text: string },
 ): { x: Uint8Array; level: LevelDiagnostics } {
-  const f = { pieces: fairnessBreakpoints(p, loadsOf(p, x)).pieces };
+  const f = { pieces: fairnessPieceShapes(p, loadsOf(p, x)).pieces };
   // The squares themselves (the pieces, below them at some loads, bound them).
   const valueOf = (y: Uint8Array): number => {
     const loads = loadsOf(p, y);

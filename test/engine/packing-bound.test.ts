@@ -9,7 +9,7 @@ import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend
 import type { SolverBackend } from '../../src/engine/backends/backend.js';
 import { Budget } from '../../src/engine/budget.js';
 import { loadsOf, prepare } from '../../src/engine/candidates.js';
-import { fairnessBreakpoints, formulate, hourGrid, linesThrough, piecesValue } from '../../src/engine/formulate.js';
+import { fairnessPieceShapes, formulate, hourGrid, linesThrough, piecesValue } from '../../src/engine/formulate.js';
 import { greedyFill } from '../../src/engine/greedy.js';
 import { fairnessLowerBound } from '../../src/engine/levels.js';
 import { PACKING_ROUNDS, PACKING_WORK, packingBound } from '../../src/engine/packing-bound.js';
@@ -385,7 +385,7 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     // The model's own price of 54 hours is below its square, never above. So no bound on the
     // pieces can prove this level (measured: 2,916 against a bound of 2,886); re-placing the
     // anchors around the loads the later levels leave would.
-    const { pieces } = fairnessBreakpoints(p, loadsOf(p, greedyFill(p)));
+    const { pieces } = fairnessPieceShapes(p, loadsOf(p, greedyFill(p)));
     expect(piecesValue(pieces[keen]!, 54)).to.be.below(54 * 54);
   });
 
@@ -399,7 +399,7 @@ describe('engine: the packing bound on fairness (hours in shift lengths)', funct
     const volunteers = Array.from({ length: 30 }, (_, i) => ({ ...volunteer(`v${i}`, 'k', 200), min_hours: 40 }));
     const [sub] = decompose(normalizeRequest({ volunteers, unassigned_shifts: shifts } as unknown as ScheduleRequest));
     const p = prepare(sub!);
-    const { pieces, step } = fairnessBreakpoints(p, loadsOf(p, greedyFill(p)));
+    const { pieces, step } = fairnessPieceShapes(p, loadsOf(p, greedyFill(p)));
     const grid = hourGrid(p);
     expect(grid).to.equal(0.25);
     for (const { breakpoints, slopes } of pieces) {

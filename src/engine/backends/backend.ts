@@ -66,8 +66,8 @@ export interface PhaseRequest {
 /** Real objectives: a change smaller than this is no improvement (round-off: a value of 57 came back as 57.00000000000485). */
 export const REAL_TOL = 1e-9;
 
-/** Whether objective value `a` is better than `b` by more than REAL_TOL, in direction `sense`. */
-export const improves = (sense: Objective['sense'], a: number, b: number): boolean => (sense === 'max' ? a > b + REAL_TOL : a < b - REAL_TOL);
+/** Whether objective value `a` is better than `b` by more than `tol` (REAL_TOL unless given), in direction `sense`. */
+export const improves = (sense: Objective['sense'], a: number, b: number, tol = REAL_TOL): boolean => (sense === 'max' ? a > b + tol : a < b - tol);
 
 /** The share of the gap (incumbent to bound) a bound must close to count as progress (PhaseRequest.stallGap). */
 export const STALL_GAP_PROGRESS = 0.05;
