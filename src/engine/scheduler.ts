@@ -18,6 +18,11 @@ export interface Scheduler {
   /** Resolves once the solvers are loaded. */
   ready(): Promise<void>;
   isReady(): boolean;
+  /**
+   * From now on the solvers warm up between requests (a pool's workers run a festival group's
+   * rounds until their first job: solve-worker.ts). The service calls it once it listens.
+   */
+  warmUp(): void;
   stats(): SchedulerStats;
   close(): Promise<void>;
 }
@@ -36,6 +41,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     solve: (request) => scheduleProblem(request, pool, workers),
     ready: () => pool.ready(),
     isReady: () => pool.isReady(),
+    warmUp: () => {
+      pool.warmUp();
+    },
     stats: () => pool.stats(),
     close: () => pool.close(),
   };
@@ -61,6 +69,8 @@ export function inProcessScheduler(backends: Partial<Record<BackendName, SolverB
     },
     ready: async () => {},
     isReady: () => true,
+    // This thread's solves warm it up as they come.
+    warmUp: () => {},
     stats: () => ({ size: 1, busy, queued: 0 }),
     close: async () => {},
   };

@@ -6,7 +6,9 @@
 // too. The rosters are built as a request's are (normalized, decomposed, then copied as a worker
 // receives them), so the compiled code sees the objects real requests bring. Without them, the
 // first requests a worker serves run much of that code unoptimized: measured on the small Curtois
-// instances, a worker's second solve took 1.5-2.5 times as long as its tenth.
+// instances, a worker's second solve took 1.5-2.5 times as long as its tenth. Those rosters never
+// reach the levels' solver paths; once the service listens, a worker solves a festival group
+// with the solver between jobs for that (festivalWarmUpRounds).
 import { normalizeRequest } from '../input/problem.js';
 import type { ScheduleRequest, Shift, Volunteer } from '../types/schema-types.js';
 import type { SolverBackend } from './backends/backend.js';
@@ -14,7 +16,7 @@ import { Budget } from './budget.js';
 import { prepare } from './candidates.js';
 import { columnValues, formulate } from './formulate.js';
 import { greedyFill } from './greedy.js';
-import { solveSubproblem } from './solve-subproblem.js';
+import { solveSubproblem, type SubproblemResult } from './solve-subproblem.js';
 import { decompose, plainSlot, plainVolunteer, type Subproblem } from './subproblem.js';
 
 const HOUR = 3_600_000;
@@ -50,17 +52,75 @@ export function warmUp(backend: SolverBackend): void {
 }
 
 /**
+ * Rounds of one festival group solved with the backend, for a worker to run between jobs once the
+ * service listens (solve-worker.ts, SolverPool.warmUp): the paths of a typical group's levels with
+ * a solver (coverage's LP and RINS, staffing's LP, the fairness bounds, the kicks, the guided
+ * window), which the rosters above never reach (their fill and fairness are proven before any
+ * LP). A round is one solve, 50-100 ms warm and about 200 ms cold; the worker stops at its first
+ * job. Measured (festival-50x30's "bar" alone after warmUp, in one thread, three fresh processes
+ * a side, 2026-11-30): its first solve took 114-131 ms without them, 59-76 ms after five rounds.
+ */
+export function festivalWarmUpRounds(backend: SolverBackend, rounds = FESTIVAL_ROUNDS): Array<() => SubproblemResult[]> {
+  const group = decompose(normalizeRequest(warmUpFestivalGroup()));
+  return Array.from(
+    { length: rounds },
+    () => () => group.map((s) => solveSubproblem(structuredClone(s), { backend, budget: new Budget(Date.now() + WARM_UP_MS) })),
+  );
+}
+
+/** Rounds of the festival group: V8 optimizes a path over several solves. */
+const FESTIVAL_ROUNDS = 5;
+
+/**
+ * Runs `rounds` one to a turn of the event loop (setImmediate), so that messages that arrive
+ * between them are handled first; `stop` drops the ones not yet run. `done` settles when the last
+ * has run or once stopped.
+ */
+export function runBetweenTurns(rounds: ReadonlyArray<() => unknown>): { stop: () => void; done: Promise<void> } {
+  const left = [...rounds];
+  let settle = (): void => {};
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  const next = (): void => {
+    const round = left.shift();
+    if (!round) {
+      settle();
+      return;
+    }
+    round();
+    setImmediate(next);
+  };
+  setImmediate(next);
+  return {
+    stop: () => {
+      left.length = 0;
+    },
+    done,
+  };
+}
+
+/**
+ * One group of a festival as bench/generate.ts draws them (two days, ten volunteers capped at 8 h
+ * to unlimited, twelve shifts of 2-6 h starting 06:00-22:30 for 1-4 of them). Its seed is one
+ * whose solve takes each step of festivalWarmUpRounds. Deterministic.
+ */
+export function warmUpFestivalGroup(): ScheduleRequest {
+  const next = draws(169, true);
+  const caps = [8, 12, 12, 16, 20, 24, 999];
+  const volunteers: Volunteer[] = Array.from({ length: 10 }, (_, i) => ({ id: `v${i}`, name: `v${i}`, group: 'warm-up', max_hours: caps[next(caps.length)]! }));
+  const shifts: Shift[] = Array.from({ length: 12 }, (_, i) => {
+    const start = 24 * next(2) + 6 + next(17) + (next(10) < 3 ? 0.5 : 0);
+    return { id: `s${i}`, start: at(start), end: at(start + 2 + next(5)), required_groups: { 'warm-up': 1 + next(4) } };
+  });
+  return { volunteers, unassigned_shifts: shifts };
+}
+
+/**
  * Four days of a small roster, a little short of volunteers (so the chains and the explanations
  * have work): one group as in 2.1, or (`rules`) two groups joined by volunteers of both, with
  * rest, a daily limit, availability windows and priorities. Deterministic.
  */
 export function warmUpRoster(rules: boolean): ScheduleRequest {
-  let seed = rules ? 7 : 3;
-  const next = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-  };
-  const at = (hours: number): string => new Date(Date.UTC(2026, 0, 5) + hours * HOUR).toISOString();
+  const next = draws(rules ? 7 : 3, false);
   const groups = rules ? ['warm-up', 'warm-up-b'] : ['warm-up'];
   const volunteers: Volunteer[] = Array.from({ length: 16 }, (_, i) => {
     const group = groups[i % groups.length]!;
@@ -89,3 +149,18 @@ export function warmUpRoster(rules: boolean): ScheduleRequest {
   }
   return { volunteers, unassigned_shifts: shifts, ...(rules ? { rules: { min_rest_hours: 4, max_shifts_per_day: 3, timezone: 'Europe/Berlin' } } : {}) };
 }
+
+/**
+ * A seeded stream of draws in [0, n): a linear congruential generator, read from its high bits
+ * (`high`) or its low ones (as the first rosters were drawn).
+ */
+function draws(seed: number, high: boolean): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return (high ? Math.floor(state / 65536) : state) % n;
+  };
+}
+
+/** An hour of the warm-up's week as an ISO time. */
+const at = (hours: number): string => new Date(Date.UTC(2026, 0, 5) + hours * HOUR).toISOString();

@@ -59,6 +59,8 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
       resolve();
     });
   });
+  // Only now, with every thread started, do the solver workers warm up between requests.
+  scheduler.warmUp();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(

@@ -131,6 +131,40 @@ describe('solver pool', function () {
     expect(pool.stats()).to.deep.equal({ size: 1, busy: 0, queued: 0 });
   });
 
+  it('tells each worker once to warm up when asked, and a worker that replaces one when it is ready', async () => {
+    const warmUps = async (on: SolverPool): Promise<string> => {
+      const outcome = await on.run(job('warm-ups'));
+      return outcome.kind === 'lost' ? outcome.reason : outcome.kind;
+    };
+    expect(await warmUps(pool)).to.match(/^the solver failed: warm-ups: 0 \(thread \d+\)$/);
+    pool.warmUp();
+    pool.warmUp();
+    const first = await warmUps(pool);
+    expect(first).to.match(/^the solver failed: warm-ups: 1 \(thread \d+\)$/);
+    expect((await pool.run(job('crash'))).kind).to.equal('lost');
+    await pool.ready();
+    const replaced = await warmUps(pool);
+    expect(replaced).to.match(/^the solver failed: warm-ups: 1 \(thread \d+\)$/);
+    expect(replaced).to.not.equal(first);
+    const two = new SolverPool({
+      size: 2,
+      graceMs: 2000,
+      cancelGraceMs: 200,
+      timers,
+      workerUrl: new URL('../fixtures/workers/faulty-worker.js', import.meta.url),
+    });
+    try {
+      await two.ready();
+      two.warmUp();
+      // Two jobs at once: one on each worker.
+      const [a, b] = await Promise.all([warmUps(two), warmUps(two)]);
+      for (const reason of [a, b]) expect(reason).to.match(/^the solver failed: warm-ups: 1 \(thread \d+\)$/);
+      expect(a).to.not.equal(b);
+    } finally {
+      await two.close();
+    }
+  });
+
   it('queues jobs beyond its workers and answers them all', async () => {
     const outcomes = await Promise.all([1, 2, 3, 4].map(() => pool.run(job('ok'))));
     expect(outcomes.map((o) => o.kind)).to.deep.equal(['done', 'done', 'done', 'done']);

@@ -7,7 +7,11 @@ import type { SubproblemResult } from '../solve-subproblem.js';
 /** Index 0 of the job's Int32Array over `cancel` becomes CANCELLED when the job is aborted. */
 export const CANCELLED = 1;
 
-export type ToWorker = { type: 'solve'; id: number; job: SubproblemJob; cancel: SharedArrayBuffer };
+/**
+ * A job, or `warm-up`: the service listens (SolverPool.warmUp), so the worker may run its warm-up
+ * rounds until its first job (solve-worker.ts).
+ */
+export type ToWorker = { type: 'solve'; id: number; job: SubproblemJob; cancel: SharedArrayBuffer } | { type: 'warm-up' };
 
 export type FromWorker =
   | { type: 'ready' }

@@ -7,7 +7,7 @@ import { EventEmitter, once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { CANCEL_GRACE_MS, DEADLINE_GRACE_MS } from '../budget.js';
 import type { Assignment, RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
-import { CANCELLED, type FromWorker } from './messages.js';
+import { CANCELLED, type FromWorker, type ToWorker } from './messages.js';
 
 interface Job {
   id: number;
@@ -23,6 +23,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Sent its warm-up message (ToWorker). */
+  warming?: boolean;
   job?: Job;
 }
 
@@ -64,6 +66,8 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Set by warmUp: workers warm up between jobs. */
+  private warming = false;
   private readonly graceMs: number;
   private readonly cancelGraceMs: number;
   private readonly workerUrl: URL;
@@ -90,6 +94,16 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
   /** Resolves once every worker has loaded its solver. */
   async ready(): Promise<void> {
     while (!this.closed && this.slots.some((s) => !s.ready)) await once(this, 'worker-ready');
+  }
+
+  /**
+   * From now on each worker warms up between jobs (ToWorker warm-up): every ready one now, one
+   * that replaces a worker once it is ready. Called once the service listens, so that the
+   * warm-up does not slow the start of the threads still loading.
+   */
+  warmUp(): void {
+    this.warming = true;
+    for (const slot of this.slots) if (slot.ready && !slot.warming) this.sendWarmUp(slot);
   }
 
   /** Solves a job; `onIncumbent` hears each better schedule the worker reports on the way. */
@@ -143,6 +157,8 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       slot.ready = true;
       this.emit('worker-ready');
       this.dispatch();
+      // A worker that replaces one warms up as the others did.
+      if (this.warming) this.sendWarmUp(slot);
       return;
     }
     const job = slot.job;
@@ -152,6 +168,12 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       job.options.onIncumbent?.(message.incumbent);
     } else if (message.type === 'done') this.finish(slot, { kind: 'done', result: message.result });
     else this.finish(slot, this.lost(job, `the solver failed: ${message.message.split('\n')[0]}`));
+  }
+
+  private sendWarmUp(slot: Slot): void {
+    slot.warming = true;
+    const message: ToWorker = { type: 'warm-up' };
+    slot.worker.postMessage(message);
   }
 
   private lost(job: Job, reason: string, timedOut = false): SubproblemOutcome {
@@ -219,7 +241,8 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       job.timer = this.timers.set(() => {
         this.replace(slot, 'the solver passed its deadline and was stopped', true);
       }, wait);
-      slot.worker.postMessage({ type: 'solve', id: job.id, job: job.job, cancel: job.cancel });
+      const message: ToWorker = { type: 'solve', id: job.id, job: job.job, cancel: job.cancel };
+      slot.worker.postMessage(message);
     }
   }
 }
