@@ -19,8 +19,8 @@ export interface Scheduler {
   ready(): Promise<void>;
   isReady(): boolean;
   /**
-   * From now on the solvers warm up between requests (a pool's workers run a festival group's
-   * rounds until their first job: solve-worker.ts). The service calls it once it listens.
+   * The solvers warm up until their first job (a pool's workers solve a festival group a few
+   * times: solve-worker.ts). The service calls it once it listens.
    */
   warmUp(): void;
   stats(): SchedulerStats;

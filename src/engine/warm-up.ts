@@ -8,7 +8,7 @@
 // first requests a worker serves run much of that code unoptimized: measured on the small Curtois
 // instances, a worker's second solve took 1.5-2.5 times as long as its tenth. Those rosters never
 // reach the levels' solver paths; once the service listens, a worker solves a festival group
-// with the solver between jobs for that (festivalWarmUpRounds).
+// with the solver until its first job for that (festivalWarmUpRounds).
 import { normalizeRequest } from '../input/problem.js';
 import type { ScheduleRequest, Shift, Volunteer } from '../types/schema-types.js';
 import type { SolverBackend } from './backends/backend.js';
@@ -52,20 +52,29 @@ export function warmUp(backend: SolverBackend): void {
 }
 
 /**
- * Rounds of one festival group solved with the backend, for a worker to run between jobs once the
- * service listens (solve-worker.ts, SolverPool.warmUp): the paths of a typical group's levels with
- * a solver (coverage's LP and RINS, staffing's LP, the fairness bounds, the kicks, the guided
- * window), which the rosters above never reach (their fill and fairness are proven before any
- * LP). A round is one solve, 50-100 ms warm and about 200 ms cold; the worker stops at its first
- * job. Measured (festival-50x30's "bar" alone after warmUp, in one thread, three fresh processes
- * a side, 2026-11-30): its first solve took 114-131 ms without them, 59-76 ms after five rounds.
+ * Rounds of one festival group solved with the backend, for a worker to run until its first job
+ * once the service listens (solve-worker.ts, SolverPool.warmUp): the paths of a typical group's
+ * levels with a solver (coverage's LP and RINS, staffing's LP, the fairness bounds, the kicks, the
+ * guided window), which the rosters above never reach (their fill and fairness are proven before
+ * any LP). A round is one solve: 131-168 ms the first, cold one, 59-73 ms by the fourth and fifth
+ * (one thread after warmUp, three fresh processes). Once `stop` is true (the pool has posted the
+ * worker a job), the round under way ends at its next time check, as a cancelled solve does:
+ * 1-8 ms later, but 26-46 ms when that comes in the first 30 ms of the cold round; the rounds after
+ * it do nothing. The group is built in the first round, so that runBetweenTurns
+ * catches whatever fails there too. Measured (festival-50x30's "bar" alone after warmUp, in one
+ * thread, three fresh processes a side, 2026-11-30): its first solve took 114-131 ms without
+ * them, 59-76 ms after five rounds.
  */
-export function festivalWarmUpRounds(backend: SolverBackend, rounds = FESTIVAL_ROUNDS): Array<() => SubproblemResult[]> {
-  const group = decompose(normalizeRequest(warmUpFestivalGroup()));
-  return Array.from(
-    { length: rounds },
-    () => () => group.map((s) => solveSubproblem(structuredClone(s), { backend, budget: new Budget(Date.now() + WARM_UP_MS) })),
-  );
+export function festivalWarmUpRounds(
+  backend: SolverBackend,
+  { stop = () => false, rounds = FESTIVAL_ROUNDS }: { stop?: () => boolean; rounds?: number } = {},
+): Array<() => SubproblemResult[]> {
+  let group: Subproblem[] | undefined;
+  return Array.from({ length: rounds }, () => () => {
+    if (stop()) return [];
+    group ??= decompose(normalizeRequest(warmUpFestivalGroup()));
+    return group.map((s) => solveSubproblem(structuredClone(s), { backend, budget: new Budget(Date.now() + WARM_UP_MS, Date.now, stop) }));
+  });
 }
 
 /** Rounds of the festival group: V8 optimizes a path over several solves. */
@@ -73,8 +82,9 @@ const FESTIVAL_ROUNDS = 5;
 
 /**
  * Runs `rounds` one to a turn of the event loop (setImmediate), so that messages that arrive
- * between them are handled first; `stop` drops the ones not yet run. `done` settles when the last
- * has run or once stopped.
+ * between them are handled first; `stop` drops the ones not yet run. A round that throws ends
+ * them (the warm-up is optional: it never takes the thread down). `done` settles when the last has
+ * run, once stopped, or after such an error.
  */
 export function runBetweenTurns(rounds: ReadonlyArray<() => unknown>): { stop: () => void; done: Promise<void> } {
   const left = [...rounds];
@@ -86,7 +96,11 @@ export function runBetweenTurns(rounds: ReadonlyArray<() => unknown>): { stop: (
       settle();
       return;
     }
-    round();
+    try {
+      round();
+    } catch {
+      left.length = 0;
+    }
     setImmediate(next);
   };
   setImmediate(next);

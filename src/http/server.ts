@@ -59,7 +59,7 @@ export async function startServer(config: Config = loadConfig(), logger: Logger 
       resolve();
     });
   });
-  // Only now, with every thread started, do the solver workers warm up between requests.
+  // Only now, with every thread started, do the solver workers warm up (until their first job).
   scheduler.warmUp();
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

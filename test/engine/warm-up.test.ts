@@ -1,6 +1,6 @@
-// The solver workers' warm-up (src/engine/warm-up.ts): the festival group a worker solves between
-// jobs once it is ready takes the steps it is there to warm, its schedule keeps every rule, and
-// its rounds run one to a turn of the event loop until the first job stops them.
+// The solver workers' warm-up (src/engine/warm-up.ts): the festival group a worker solves once
+// the service listens takes the steps it is there to warm, its schedule keeps every rule, and its
+// rounds run one to a turn of the event loop until the first job stops them.
 import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
@@ -18,9 +18,12 @@ describe('engine: the workers warm-up', () => {
     expect(others).to.have.length(0);
     const result = solveSubproblem(structuredClone(sub!), { backend: await highsOnce(), budget: new Budget(Date.now() + 10_000) });
     const steps = result.diagnostics.phases.map((ph) => ph.name);
-    // Greedy short of the bound, so coverage's LP and RINS run; then staffing's LP, the bound by
-    // kind, the kicks, the bound by slot and the window it guides.
-    for (const step of ['coverage_lp', 'coverage_rins', 'staffing_lp', 'balance', 'fairness_kicks', 'fairness_lns'])
+    // Greedy short of the bound, so the chains and coverage's LP and RINS run; then staffing's LP,
+    // the bound by kind, the kicks, the bound by slot and the window it guides.
+    const greedy = result.diagnostics.phases[0]!;
+    expect(greedy.name).to.equal('greedy');
+    expect(greedy.objective).to.be.lessThan(greedy.bound!);
+    for (const step of ['augment', 'coverage_lp', 'coverage_rins', 'staffing_lp', 'balance', 'fairness_kicks', 'fairness_lns'])
       expect(steps, JSON.stringify(steps)).to.include(step);
     expect(
       steps.filter((name) => name === 'fairness_bound'),
@@ -32,7 +35,7 @@ describe('engine: the workers warm-up', () => {
   });
 
   it('festivalWarmUpRounds gives that many rounds, each the same solve, ended on its own', async () => {
-    const rounds = festivalWarmUpRounds(await highsOnce(), 2);
+    const rounds = festivalWarmUpRounds(await highsOnce(), { rounds: 2 });
     expect(rounds).to.have.length(2);
     const [first, second] = rounds.map((round) => round());
     for (const results of [first!, second!]) {
@@ -41,6 +44,20 @@ describe('engine: the workers warm-up', () => {
       expect(results[0]!.filled).to.be.greaterThan(0);
     }
     expect(second![0]!.assignments).to.deep.equal(first![0]!.assignments);
+  });
+
+  it('a round ends at its next time check once told to stop, and the rounds after it do nothing', async () => {
+    const backend = await highsOnce();
+    const [full] = festivalWarmUpRounds(backend, { rounds: 1 }).map((round) => round());
+    expect(full![0]!.diagnostics.phases.map((ph) => ph.name)).to.include('fairness_lns');
+    // Stopped after a few time checks: the solve ends early, with the steps before it.
+    let checks = 0;
+    const [cut, after] = festivalWarmUpRounds(backend, { stop: () => ++checks > 5, rounds: 2 }).map((round) => round());
+    const steps = cut![0]!.diagnostics.phases.map((ph) => ph.name);
+    expect(steps, JSON.stringify(steps)).to.not.include('fairness_lns');
+    expect(cut![0]!.diagnostics.phases.map((ph) => ph.status)).to.include('cancelled');
+    expect(full![0]!.diagnostics.phases.map((ph) => ph.status)).to.not.include('cancelled');
+    expect(after).to.deep.equal([]);
   });
 
   it('runs its rounds one to a turn of the event loop, and a stop drops the rest', async () => {
@@ -60,5 +77,18 @@ describe('engine: the workers warm-up', () => {
     await stopped.done;
     expect(ran.length).to.be.within(1, 2);
     expect(ran).to.deep.equal([0, 1].slice(0, ran.length));
+  });
+
+  it('a round that throws ends the rounds, and nothing escapes', async () => {
+    const ran: number[] = [];
+    const failing = runBetweenTurns([
+      () => void ran.push(0),
+      () => {
+        throw new Error('a failed warm-up solve');
+      },
+      () => void ran.push(2),
+    ]);
+    await failing.done;
+    expect(ran).to.deep.equal([0]);
   });
 });

@@ -7,17 +7,28 @@ import type { SubproblemResult } from '../solve-subproblem.js';
 /** Index 0 of the job's Int32Array over `cancel` becomes CANCELLED when the job is aborted. */
 export const CANCELLED = 1;
 
+/** Index 0 of a worker's Int32Array over `jobSent` becomes JOB_SENT before its first job is posted. */
+export const JOB_SENT = 1;
+
 /**
  * A job, or `warm-up`: the service listens (SolverPool.warmUp), so the worker may run its warm-up
- * rounds until its first job (solve-worker.ts).
+ * rounds until its first job (solve-worker.ts). Solving is synchronous, so a job's message could
+ * not reach the worker before the round under way ended; `jobSent`, which the pool sets before
+ * posting a job, is read where the round checks its time, and ends it there.
  */
-export type ToWorker = { type: 'solve'; id: number; job: SubproblemJob; cancel: SharedArrayBuffer } | { type: 'warm-up' };
+export type ToWorker = { type: 'solve'; id: number; job: SubproblemJob; cancel: SharedArrayBuffer } | { type: 'warm-up'; jobSent: SharedArrayBuffer };
 
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'incumbent'; id: number; incumbent: SubproblemIncumbent }
   | { type: 'done'; id: number; result: SubproblemResult }
   | { type: 'failed'; id: number; message: string };
+
+/** The worker's side of the job-sent flag: true once the pool has posted it a job. */
+export function jobSentCheck(jobSent: SharedArrayBuffer): () => boolean {
+  const flag = new Int32Array(jobSent);
+  return () => Atomics.load(flag, 0) === JOB_SENT;
+}
 
 /** The worker's side of the cancel flag. */
 export function cancelCheck(cancel: SharedArrayBuffer): () => boolean {

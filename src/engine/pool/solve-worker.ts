@@ -10,7 +10,7 @@ import { jslpBackend } from '../backends/jslp-backend.js';
 import { startSlice } from '../budget.js';
 import { solveSubproblem } from '../solve-subproblem.js';
 import { festivalWarmUpRounds, runBetweenTurns, warmUp } from '../warm-up.js';
-import { cancelCheck, type FromWorker, type ToWorker } from './messages.js';
+import { cancelCheck, jobSentCheck, type FromWorker, type ToWorker } from './messages.js';
 
 const port = parentPort;
 if (!port) throw new Error('solve-worker must run as a worker thread');
@@ -27,21 +27,20 @@ const post = (message: FromWorker): void => {
 };
 
 // Once the service listens (the pool's warm-up message), the festival group's rounds run one to
-// a turn of the event loop, so a job that comes waits for one round at most (50-100 ms, about
-// 200 ms for the first, cold one), and the first job ends them: from then on the jobs themselves keep the code warm. Measured on
-// festival-50x30 over HTTP (five or six fresh services a side, 2026-11-30): run before the ready
-// message, the rounds made the start 0.7 s longer; run as each worker's pool was ready, 0.3-0.5 s
-// longer (they slowed the threads still starting); run once the service listens, they do not
-// delay the start.
+// a turn of the event loop until the first job. The pool sets the job-sent flag before it posts a
+// job, and that ends the round under way at its next time check (as cancelling ends a solve), so
+// the job does not wait for a whole round. From then on the jobs themselves keep the code warm.
+// Run before the ready message, the rounds made the start longer; run once the service listens,
+// they do not (BENCHMARKS.md, "The twenty-sixth session").
 let warming: { stop: () => void } | undefined;
-let served = false;
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'warm-up') {
-    if (!served) warming = runBetweenTurns(festivalWarmUpRounds(backends.highs));
+    const jobSent = jobSentCheck(message.jobSent);
+    // One runner at most, and none once a job was sent.
+    if (!jobSent() && !warming) warming = runBetweenTurns(festivalWarmUpRounds(backends.highs, { stop: jobSent }));
     return;
   }
-  served = true;
   warming?.stop();
   const { id, job } = message;
   try {

@@ -7,7 +7,7 @@ import { EventEmitter, once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { CANCEL_GRACE_MS, DEADLINE_GRACE_MS } from '../budget.js';
 import type { Assignment, RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
-import { CANCELLED, type FromWorker, type ToWorker } from './messages.js';
+import { CANCELLED, JOB_SENT, type FromWorker, type ToWorker } from './messages.js';
 
 interface Job {
   id: number;
@@ -25,6 +25,8 @@ interface Slot {
   ready: boolean;
   /** Sent its warm-up message (ToWorker). */
   warming?: boolean;
+  /** Index 0 becomes JOB_SENT before the first job is posted: the worker's warm-up stops at its next time check (ToWorker). */
+  jobSent: SharedArrayBuffer;
   job?: Job;
 }
 
@@ -66,7 +68,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
-  /** Set by warmUp: workers warm up between jobs. */
+  /** Set by warmUp: each worker warms up until its first job. */
   private warming = false;
   private readonly graceMs: number;
   private readonly cancelGraceMs: number;
@@ -97,11 +99,12 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
   }
 
   /**
-   * From now on each worker warms up between jobs (ToWorker warm-up): every ready one now, one
-   * that replaces a worker once it is ready. Called once the service listens, so that the
+   * Each worker warms up until its first job (ToWorker warm-up): every ready one now, one that
+   * replaces a worker once it is ready. Called once the service listens, so that the
    * warm-up does not slow the start of the threads still loading.
    */
   warmUp(): void {
+    if (this.closed) return;
     this.warming = true;
     for (const slot of this.slots) if (slot.ready && !slot.warming) this.sendWarmUp(slot);
   }
@@ -138,7 +141,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
 
   private spawn(): Slot {
     const worker = new Worker(this.workerUrl);
-    const slot: Slot = { worker, ready: false };
+    const slot: Slot = { worker, ready: false, jobSent: new SharedArrayBuffer(4) };
     worker.unref();
     worker.on('message', (message: FromWorker) => {
       this.onMessage(slot, message);
@@ -172,7 +175,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
 
   private sendWarmUp(slot: Slot): void {
     slot.warming = true;
-    const message: ToWorker = { type: 'warm-up' };
+    const message: ToWorker = { type: 'warm-up', jobSent: slot.jobSent };
     slot.worker.postMessage(message);
   }
 
@@ -241,6 +244,8 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       job.timer = this.timers.set(() => {
         this.replace(slot, 'the solver passed its deadline and was stopped', true);
       }, wait);
+      // The worker may be in a warm-up round: this ends it at its next time check.
+      Atomics.store(new Int32Array(slot.jobSent), 0, JOB_SENT);
       const message: ToWorker = { type: 'solve', id: job.id, job: job.job, cancel: job.cancel };
       slot.worker.postMessage(message);
     }
