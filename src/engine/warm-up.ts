@@ -59,9 +59,9 @@ export function warmUp(backend: SolverBackend): void {
  * any LP). A round is one solve: 131-168 ms the first, cold one, 59-73 ms by the fourth and fifth
  * (one thread after warmUp, three fresh processes). Once `stop` is true (the pool has posted the
  * worker a job), the round under way ends at its next time check, as a cancelled solve does:
- * 1-8 ms later, but 26-46 ms when that comes in the first 30 ms of the cold round; the rounds after
- * it do nothing. The group is built in the first round, so that runBetweenTurns
- * catches whatever fails there too. Measured (festival-50x30's "bar" alone after warmUp, in one
+ * 0.7-8 ms later, but 26-46 ms when that comes in the first 30 ms of the cold round; the rounds
+ * after it do nothing. The group is built in the first round, so that runBetweenTurns catches
+ * whatever fails there too. Measured (festival-50x30's "bar" alone after warmUp, in one
  * thread, three fresh processes a side, 2026-11-30): its first solve took 114-131 ms without
  * them, 59-76 ms after five rounds.
  */
