@@ -4,11 +4,23 @@
 import type { SubproblemIncumbent, SubproblemJob } from '../subproblem-runner.js';
 import type { SubproblemResult } from '../solve-subproblem.js';
 
-/** Index 0 of the job's Int32Array over `cancel` becomes CANCELLED when the job is aborted. */
-export const CANCELLED = 1;
+/**
+ * The flags shared with a worker (a job's `cancel`, raised when the job is aborted; a worker's
+ * `jobSent`, raised before its first job is posted): a SharedArrayBuffer whose Int32Array's index
+ * 0 becomes RAISED.
+ */
+const RAISED = 1;
 
-/** Index 0 of a worker's Int32Array over `jobSent` becomes JOB_SENT before its first job is posted. */
-export const JOB_SENT = 1;
+/** The pool's side of a shared flag. */
+export function raiseFlag(flag: SharedArrayBuffer): void {
+  Atomics.store(new Int32Array(flag), 0, RAISED);
+}
+
+/** The worker's side of a shared flag: true once it is raised. */
+export function flagCheck(flag: SharedArrayBuffer): () => boolean {
+  const view = new Int32Array(flag);
+  return () => Atomics.load(view, 0) === RAISED;
+}
 
 /**
  * A job, or `warm-up`: the service listens (SolverPool.warmUp), so the worker may run its warm-up
@@ -23,15 +35,3 @@ export type FromWorker =
   | { type: 'incumbent'; id: number; incumbent: SubproblemIncumbent }
   | { type: 'done'; id: number; result: SubproblemResult }
   | { type: 'failed'; id: number; message: string };
-
-/** The worker's side of the job-sent flag: true once the pool has posted it a job. */
-export function jobSentCheck(jobSent: SharedArrayBuffer): () => boolean {
-  const flag = new Int32Array(jobSent);
-  return () => Atomics.load(flag, 0) === JOB_SENT;
-}
-
-/** The worker's side of the cancel flag. */
-export function cancelCheck(cancel: SharedArrayBuffer): () => boolean {
-  const flag = new Int32Array(cancel);
-  return () => Atomics.load(flag, 0) === CANCELLED;
-}

@@ -10,7 +10,7 @@ import { jslpBackend } from '../backends/jslp-backend.js';
 import { startSlice } from '../budget.js';
 import { solveSubproblem } from '../solve-subproblem.js';
 import { festivalWarmUpRounds, runBetweenTurns, warmUp } from '../warm-up.js';
-import { cancelCheck, jobSentCheck, type FromWorker, type ToWorker } from './messages.js';
+import { flagCheck, type FromWorker, type ToWorker } from './messages.js';
 
 const port = parentPort;
 if (!port) throw new Error('solve-worker must run as a worker thread');
@@ -36,7 +36,7 @@ let warming: { stop: () => void } | undefined;
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'warm-up') {
-    const jobSent = jobSentCheck(message.jobSent);
+    const jobSent = flagCheck(message.jobSent);
     // One runner at most, and none once a job was sent.
     if (!jobSent() && !warming) warming = runBetweenTurns(festivalWarmUpRounds(backends.highs, { stop: jobSent }));
     return;
@@ -46,7 +46,7 @@ port.on('message', (message: ToWorker) => {
   try {
     const result = solveSubproblem(job.sub, {
       backend: backends[job.backend],
-      budget: startSlice(job.slice, Date.now, cancelCheck(message.cancel)),
+      budget: startSlice(job.slice, Date.now, flagCheck(message.cancel)),
       lpText: job.lpText,
       maxMipPairs: job.maxMipPairs,
       onIncumbent: (incumbent) => {

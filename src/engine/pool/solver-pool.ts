@@ -7,7 +7,7 @@ import { EventEmitter, once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { CANCEL_GRACE_MS, DEADLINE_GRACE_MS } from '../budget.js';
 import type { Assignment, RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
-import { CANCELLED, JOB_SENT, type FromWorker, type ToWorker } from './messages.js';
+import { raiseFlag, type FromWorker, type ToWorker } from './messages.js';
 
 interface Job {
   id: number;
@@ -25,7 +25,7 @@ interface Slot {
   ready: boolean;
   /** Sent its warm-up message (ToWorker). */
   warming?: boolean;
-  /** Index 0 becomes JOB_SENT before the first job is posted: the worker's warm-up stops at its next time check (ToWorker). */
+  /** Raised before the first job is posted (raiseFlag): the worker's warm-up stops at its next time check (ToWorker). */
   jobSent: SharedArrayBuffer;
   job?: Job;
 }
@@ -209,7 +209,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
     }
     const slot = this.slots.find((s) => s.job === job);
     if (!slot) return;
-    Atomics.store(new Int32Array(job.cancel), 0, CANCELLED);
+    raiseFlag(job.cancel);
     this.timers.clear(job.timer);
     job.timer = this.timers.set(() => {
       this.replace(slot, 'the solver did not stop when cancelled and was stopped');
@@ -245,7 +245,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
         this.replace(slot, 'the solver passed its deadline and was stopped', true);
       }, wait);
       // The worker may be in a warm-up round: this ends it at its next time check.
-      Atomics.store(new Int32Array(slot.jobSent), 0, JOB_SENT);
+      raiseFlag(slot.jobSent);
       const message: ToWorker = { type: 'solve', id: job.id, job: job.job, cancel: job.cancel };
       slot.worker.postMessage(message);
     }
