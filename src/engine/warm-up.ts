@@ -77,8 +77,15 @@ export function festivalWarmUpRounds(
   });
 }
 
-/** Rounds of the festival group: V8 optimizes a path over several solves. */
-const FESTIVAL_ROUNDS = 5;
+/**
+ * Rounds of the festival group: V8 optimizes a path over several solves, and still after five.
+ * festival-50x30 over HTTP on fresh services, its calls 2 s after the service was ready (eight
+ * services a side, 2026-11-30): the first call 84-103 ms (mean 91) after 15 rounds against
+ * 100-126 ms (106) after 5, the second 57-70 ms (60) against 67-78 ms (72); after 30 rounds (calls
+ * 3 s after, six a side) the first 81-97 ms (91) against 82-104 ms (94) after 15. The rounds
+ * stop at the first job, so more of them cost an idle worker's time only.
+ */
+const FESTIVAL_ROUNDS = 15;
 
 /**
  * Runs `rounds` one to a turn of the event loop (setImmediate), so that messages that arrive
