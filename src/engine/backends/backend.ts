@@ -104,6 +104,12 @@ export interface SolverBackend {
   columnLp?(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp;
   /** RINS hands this backend at most this many free pairs (where its branch and bound is slow); absent: no limit of its own. */
   readonly rinsMaxFreePairs?: number;
+  /**
+   * Why the solver stopped working in this thread (a trap in its WebAssembly, after which its
+   * memory may be corrupt): every later call fails at once. Undefined while it works; absent for a
+   * backend without that failure. The worker loads a fresh one before its next job.
+   */
+  failed?(): string | undefined;
 }
 
 /** One column of a ColumnLp: its cost, and its coefficients by row (rows increasing); it is >= 0. */

@@ -95,109 +95,180 @@ export async function loadHighs(): Promise<Highs> {
   return highsLoader();
 }
 
+/**
+ * A trap in HiGHS's WebAssembly (a RuntimeError such as "memory access out of bounds") leaves its
+ * memory in an unknown state, and every later call on that instance with it. Found by a randomized
+ * campaign (2026-11-30): a roster of 54 volunteers and 27 shifts with the rules, solved again and
+ * again in one thread with the workers' V8 flags after their warm-up, trapped in HiGHS's
+ * createModel on the third solve and not on the fourth; without those flags, six solves in a row
+ * did not end in ten minutes. So the first trap marks the instance failed (SolverBackend.failed):
+ * every later call of this backend throws at once, without touching HiGHS (the subproblem under
+ * way ends on its local search and greedy fill, or the pool's fallback), and the worker loads a
+ * fresh instance before its next job (solve-worker.ts).
+ */
 export function highsBackend(highs: Highs): SolverBackend {
+  let failed: string | undefined;
+  /** Runs calls into HiGHS: none once it failed, and a trap marks it failed. */
+  const call = <T>(calls: () => T): T => {
+    if (failed !== undefined) throw new Error(`HiGHS stopped working in this thread after ${failed}; it is loaded again before the next job`);
+    try {
+      return calls();
+    } catch (e) {
+      if (e instanceof Error && e.name === 'RuntimeError') failed = `a trap in its WebAssembly (${e.message})`;
+      throw e;
+    }
+  };
+  const calls: Calls = {
+    run: call,
+    release(dispose) {
+      if (failed === undefined) call(dispose);
+    },
+  };
   return {
     name: 'highs',
+    failed: () => failed,
     open(model: MipModel): SolverSession {
-      const h = highs.createModel({
-        numCols: model.numCols,
-        numRows: model.numRows,
-        colCost: new Float64Array(model.numCols),
-        colLower: model.colLower.map((x) => finite(highs, x)),
-        colUpper: model.colUpper.map((x) => finite(highs, x)),
-        rowLower: model.rowLower.map((x) => finite(highs, x)),
-        rowUpper: model.rowUpper.map((x) => finite(highs, x)),
-        matrix: { format: 'csr', numRows: model.numRows, numCols: model.numCols, starts: model.rowStarts, indices: model.indices, values: model.values },
-        integrality: model.colInteger.map((i) => (i ? 1 : 0)),
-        // No names: HiGHS never needs them (the LP text comes from MipModel), and passing tens of
-        // thousands of strings into WebAssembly took tens of ms per model.
-      });
-      h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
-      const all = model.numCols > 0 ? { kind: 'range' as const, from: 0, to: model.numCols - 1 } : undefined;
-      return {
-        solve(req: PhaseRequest): PhaseOutcome {
-          const started = performance.now();
-          try {
-            if (all) h.changeColsCost(all, req.objective.costs);
-            h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
-            for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, finite(highs, lo), finite(highs, up));
-            h.options.set({
-              time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
-              mip_rel_gap: req.relGap,
-              mip_abs_gap: req.absGap,
-              solve_relaxation: req.relaxation === true,
-              mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
-              // Only the sessions of parts ask for this (a session of their own), so the others keep HiGHS's defaults.
-              ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
-            });
-            h.zeroAllClocks();
-            const fixed = req.colBounds && req.colBounds.size > 0 ? [...req.colBounds.keys()].sort((a, b) => a - b) : undefined;
-            if (fixed) setColBounds(highs, h, fixed, (j) => req.colBounds!.get(j)!);
-            try {
-              if (req.start) h.setSolution({ colValue: req.start });
-              const run = h.run(interrupts(highs, req, req.objective.sense === 'max'));
-              if (run.modelStatus === highs.constants.modelStatus.timeLimit) req.budget.ranOut();
-              return outcome(highs, h, model, req, run.modelStatus, started);
-            } finally {
-              if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
-            }
-          } catch (e) {
-            return { status: 'error', objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
-          }
-        },
-        dispose(): void {
-          h.dispose();
-        },
-      };
+      return call(() => openSession(highs, model, calls));
     },
     columnLp(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp {
-      const h = highs.createModel({
-        numCols: 0,
-        numRows: rowLower.length,
-        colCost: new Float64Array(0),
-        colLower: new Float64Array(0),
-        colUpper: new Float64Array(0),
-        rowLower: rowLower.map((x) => finite(highs, x)),
-        rowUpper: rowUpper.map((x) => finite(highs, x)),
-        matrix: { format: 'csc', numRows: rowLower.length, numCols: 0, starts: Int32Array.of(0), indices: new Int32Array(0), values: new Float64Array(0) },
+      return call(() => openColumnLp(highs, rowLower, rowUpper, first, calls));
+    },
+  };
+}
+
+/** A fresh HiGHS backend to take the place of `backend` once it failed (highsBackend); undefined while it works. */
+export function replacementFor(backend: SolverBackend, load: () => Promise<Highs> = loadHighs): Promise<SolverBackend> | undefined {
+  return backend.failed?.() === undefined ? undefined : load().then(highsBackend);
+}
+
+/** Calls into one HiGHS instance (highsBackend): `run` fails at once once the instance failed, and a trap marks it failed; `release` frees a model, but never on a failed instance (dropped whole). */
+interface Calls {
+  run<T>(calls: () => T): T;
+  release(dispose: () => void): void;
+}
+
+/** A persistent model (SolverSession) on one HiGHS instance: loaded once, then each phase changes costs and row bounds. */
+function openSession(highs: Highs, model: MipModel, calls: Calls): SolverSession {
+  const h = highs.createModel({
+    numCols: model.numCols,
+    numRows: model.numRows,
+    colCost: new Float64Array(model.numCols),
+    colLower: model.colLower.map((x) => finite(highs, x)),
+    colUpper: model.colUpper.map((x) => finite(highs, x)),
+    rowLower: model.rowLower.map((x) => finite(highs, x)),
+    rowUpper: model.rowUpper.map((x) => finite(highs, x)),
+    matrix: { format: 'csr', numRows: model.numRows, numCols: model.numCols, starts: model.rowStarts, indices: model.indices, values: model.values },
+    integrality: model.colInteger.map((i) => (i ? 1 : 0)),
+    // No names: HiGHS never needs them (the LP text comes from MipModel), and passing tens of
+    // thousands of strings into WebAssembly took tens of ms per model.
+  });
+  h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
+  const all = model.numCols > 0 ? { kind: 'range' as const, from: 0, to: model.numCols - 1 } : undefined;
+  return {
+    solve(req: PhaseRequest): PhaseOutcome {
+      const started = performance.now();
+      try {
+        return calls.run(() => solveOnce(highs, h, model, all, req, started));
+      } catch (e) {
+        return { status: 'error', objective: null, bound: null, gap: null, ms: performance.now() - started, message: (e as Error).message };
+      }
+    },
+    dispose(): void {
+      calls.release(() => {
+        h.dispose();
       });
-      // Columns added keep the last basis primal feasible: the primal simplex from it, without presolve (which would start over).
-      h.options.set({ output_flag: false, log_to_console: false, random_seed: 0, presolve: 'off', simplex_strategy: PRIMAL_SIMPLEX });
-      const add = (columns: readonly LpColumn[]): void => {
-        if (columns.length === 0) return;
-        const starts = new Int32Array(columns.length + 1);
-        columns.forEach((c, k) => {
-          starts[k + 1] = starts[k]! + c.rows.length;
-        });
-        h.addCols({
-          cost: Float64Array.from(columns, (c) => c.cost),
-          lower: new Float64Array(columns.length),
-          upper: new Float64Array(columns.length).fill(highs.infinity),
-          matrix: {
-            format: 'csc',
-            numRows: rowLower.length,
-            numCols: columns.length,
-            starts,
-            indices: Int32Array.from(columns.flatMap((c) => c.rows)),
-            values: Float64Array.from(columns.flatMap((c) => c.values)),
-          },
-        });
-      };
-      add(first);
-      return {
-        addColumns: add,
-        solve(budget: Budget) {
-          h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, budget.remainingS()) });
-          const run = h.run(interrupts(highs, { budget }, false));
-          if (run.modelStatus === highs.constants.modelStatus.timeLimit) budget.ranOut();
-          if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
-          const solution = h.getSolution();
-          return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(solution.rowDual), colValue: Float64Array.from(solution.colValue) };
-        },
-        dispose(): void {
-          h.dispose();
-        },
-      };
+    },
+  };
+}
+
+/** One phase's solve on a persistent model (openSession). */
+function solveOnce(
+  highs: Highs,
+  h: HighsModel,
+  model: MipModel,
+  all: { kind: 'range'; from: number; to: number } | undefined,
+  req: PhaseRequest,
+  started: number,
+): PhaseOutcome {
+  if (all) h.changeColsCost(all, req.objective.costs);
+  h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
+  for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, finite(highs, lo), finite(highs, up));
+  h.options.set({
+    time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
+    mip_rel_gap: req.relGap,
+    mip_abs_gap: req.absGap,
+    solve_relaxation: req.relaxation === true,
+    mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
+    // Only the sessions of parts ask for this (a session of their own), so the others keep HiGHS's defaults.
+    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
+  });
+  h.zeroAllClocks();
+  const fixed = req.colBounds && req.colBounds.size > 0 ? [...req.colBounds.keys()].sort((a, b) => a - b) : undefined;
+  if (fixed) setColBounds(highs, h, fixed, (j) => req.colBounds!.get(j)!);
+  try {
+    if (req.start) h.setSolution({ colValue: req.start });
+    const run = h.run(interrupts(highs, req, req.objective.sense === 'max'));
+    if (run.modelStatus === highs.constants.modelStatus.timeLimit) req.budget.ranOut();
+    return outcome(highs, h, model, req, run.modelStatus, started);
+  } finally {
+    if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
+  }
+}
+
+/** A column LP (SolverBackend.columnLp) on one HiGHS instance. */
+function openColumnLp(highs: Highs, rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[], calls: Calls): ColumnLp {
+  const h = highs.createModel({
+    numCols: 0,
+    numRows: rowLower.length,
+    colCost: new Float64Array(0),
+    colLower: new Float64Array(0),
+    colUpper: new Float64Array(0),
+    rowLower: rowLower.map((x) => finite(highs, x)),
+    rowUpper: rowUpper.map((x) => finite(highs, x)),
+    matrix: { format: 'csc', numRows: rowLower.length, numCols: 0, starts: Int32Array.of(0), indices: new Int32Array(0), values: new Float64Array(0) },
+  });
+  // Columns added keep the last basis primal feasible: the primal simplex from it, without presolve (which would start over).
+  h.options.set({ output_flag: false, log_to_console: false, random_seed: 0, presolve: 'off', simplex_strategy: PRIMAL_SIMPLEX });
+  const add = (columns: readonly LpColumn[]): void => {
+    if (columns.length === 0) return;
+    const starts = new Int32Array(columns.length + 1);
+    columns.forEach((c, k) => {
+      starts[k + 1] = starts[k]! + c.rows.length;
+    });
+    h.addCols({
+      cost: Float64Array.from(columns, (c) => c.cost),
+      lower: new Float64Array(columns.length),
+      upper: new Float64Array(columns.length).fill(highs.infinity),
+      matrix: {
+        format: 'csc',
+        numRows: rowLower.length,
+        numCols: columns.length,
+        starts,
+        indices: Int32Array.from(columns.flatMap((c) => c.rows)),
+        values: Float64Array.from(columns.flatMap((c) => c.values)),
+      },
+    });
+  };
+  add(first);
+  return {
+    addColumns: (columns) => {
+      calls.run(() => {
+        add(columns);
+      });
+    },
+    solve: (budget: Budget) =>
+      calls.run(() => {
+        h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, budget.remainingS()) });
+        const run = h.run(interrupts(highs, { budget }, false));
+        if (run.modelStatus === highs.constants.modelStatus.timeLimit) budget.ranOut();
+        if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
+        const solution = h.getSolution();
+        return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(solution.rowDual), colValue: Float64Array.from(solution.colValue) };
+      }),
+    dispose(): void {
+      calls.release(() => {
+        h.dispose();
+      });
     },
   };
 }

@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { BackendName, SolverBackend } from '../backends/backend.js';
-import { highsBackend, loadHighs } from '../backends/highs-backend.js';
+import { highsBackend, loadHighs, replacementFor } from '../backends/highs-backend.js';
 import { jslpBackend } from '../backends/jslp-backend.js';
 import { startSlice } from '../budget.js';
 import { solveSubproblem } from '../solve-subproblem.js';
@@ -34,6 +34,10 @@ const post = (message: FromWorker): void => {
 // they do not (BENCHMARKS.md, "The twenty-sixth session").
 let warming: { stop: () => void } | undefined;
 
+// After a trap in HiGHS's WebAssembly the instance is failed (highsBackend): a fresh one is loaded
+// at once, and the next job waits for it.
+let reloading: Promise<void> | undefined;
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'warm-up') {
     const jobSent = flagCheck(message.jobSent);
@@ -42,6 +46,26 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   warming?.stop();
+  reloadIfFailed();
+  // A failed load rejects here: the worker fails, and the pool replaces it.
+  if (reloading)
+    void reloading.then(() => {
+      solve(message);
+    });
+  else solve(message);
+});
+
+/** Starts loading a fresh HiGHS where the one in use failed (a trap, in a job or the warm-up); the next job waits for it. */
+function reloadIfFailed(): void {
+  const fresh = reloading ? undefined : replacementFor(backends.highs);
+  if (!fresh) return;
+  reloading = fresh.then((backend) => {
+    backends.highs = backend;
+    reloading = undefined;
+  });
+}
+
+function solve(message: Extract<ToWorker, { type: 'solve' }>): void {
   const { id, job } = message;
   try {
     const result = solveSubproblem(job.sub, {
@@ -57,5 +81,6 @@ port.on('message', (message: ToWorker) => {
   } catch (e) {
     post({ type: 'failed', id, message: (e as Error).stack ?? String(e) });
   }
-});
+  reloadIfFailed();
+}
 post({ type: 'ready' });
