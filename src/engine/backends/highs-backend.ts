@@ -98,13 +98,16 @@ export async function loadHighs(): Promise<Highs> {
 /**
  * A trap in HiGHS's WebAssembly (a RuntimeError such as "memory access out of bounds") leaves its
  * memory in an unknown state, and every later call on that instance with it. Found by a randomized
- * campaign (2026-11-30): a roster of 54 volunteers and 27 shifts with the rules, solved again and
- * again in one thread with the workers' V8 flags after their warm-up, trapped in HiGHS's
- * createModel on the third solve and not on the fourth; without those flags, six solves in a row
- * did not end in ten minutes. So the first trap marks the instance failed (SolverBackend.failed):
- * every later call of this backend throws at once, without touching HiGHS (the subproblem under
- * way ends on its local search and greedy fill, or the pool's fallback), and the worker loads a
- * fresh instance before its next job (solve-worker.ts).
+ * campaign (2026-11-30): one roster of 54 volunteers and 27 shifts with the rules, wishes and locks
+ * traps in HiGHS's createModel (every model and solve handed to HiGHS checked valid). Before this,
+ * the worker went on with that instance: 71 of the next 78 requests it served had coverage phases
+ * fail the same way and fell back to the greedy fill, so identical requests got other schedules by
+ * the worker they landed on, with no clock stop to say so. In one thread, solved again and again
+ * after the warm-up, it trapped on the third solve and not on the fourth; without the workers' V8
+ * flags, six solves in a row did not end in ten minutes. So the first trap marks the instance
+ * failed (SolverBackend.failed): every later call of this backend throws at once, without touching
+ * HiGHS (the subproblem under way ends on what it has, or the pool's fallback), and the worker
+ * loads a fresh instance before its next job (solve-worker.ts).
  */
 export function highsBackend(highs: Highs): SolverBackend {
   let failed: string | undefined;
