@@ -78,7 +78,8 @@ export function festivalWarmUpRounds(
 }
 
 /**
- * Rounds of the festival group: V8 optimizes a path over several solves, and still after five.
+ * Rounds of the festival group: V8 optimizes a path over several solves, and the first calls
+ * come faster after fifteen rounds than after five.
  * festival-50x30 over HTTP on fresh services, its calls 2 s after the service was ready (eight
  * services a side, 2026-11-30): the first call 84-103 ms (mean 91) after 15 rounds against
  * 100-126 ms (106) after 5, the second 57-70 ms (60) against 67-78 ms (72); after 30 rounds (calls

@@ -1,7 +1,7 @@
 // A trap in HiGHS's WebAssembly (a RuntimeError) leaves the instance failed: every later call of
-// the backend fails at once without touching HiGHS, its models are not released, a plain error
-// does not count, and replacementFor gives the worker a working instance in its place
-// (highs-backend.ts; the worker loads it before its next job: solve-worker.ts).
+// the backend fails at once without touching HiGHS, its models are not released nor a phase's
+// fixed bounds restored, the library's own errors do not count, and replacementFor gives the
+// worker a working instance in its place (highs-backend.ts; solve-worker.ts).
 import { expect } from 'chai';
 import type { Highs } from 'highs';
 import type { PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
@@ -30,7 +30,7 @@ type Model = ReturnType<Highs['createModel']>;
 
 /** The real HiGHS, but its `trapAt`-th createModel (1-based), or a model's run while `runTraps`, throws `error`; counts the calls that reached HiGHS. */
 function trapping(highs: Highs, error: () => Error, trapAt: number) {
-  const calls = { createModel: 0, run: 0, dispose: 0 };
+  const calls = { createModel: 0, run: 0, dispose: 0, changeColsBounds: 0 };
   let runTraps = false;
   const proxy = new Proxy(highs, {
     get(target, key, receiver) {
@@ -52,6 +52,11 @@ function trapping(highs: Highs, error: () => Error, trapAt: number) {
               return () => {
                 calls.dispose++;
                 (value as () => void).call(m);
+              };
+            if (k === 'changeColsBounds')
+              return (...a: unknown[]) => {
+                calls.changeColsBounds++;
+                return (value as (...b: unknown[]) => unknown).apply(m, a);
               };
             return typeof value === 'function' ? (value as (...b: unknown[]) => unknown).bind(m) : value;
           },
@@ -82,31 +87,44 @@ describe('engine: a trap in HiGHS fails its instance', function () {
     expect(first.solve(request())).to.include({ status: 'optimal', objective: 5 });
     expect(backend.failed?.()).to.equal(undefined);
     expect(() => backend.open(smallMip())).to.throw('memory access out of bounds');
-    expect(backend.failed?.()).to.equal('a trap in its WebAssembly (memory access out of bounds)');
-    expect(() => backend.open(smallMip())).to.throw('HiGHS stopped working in this thread after a trap in its WebAssembly (memory access out of bounds)');
+    expect(backend.failed?.()).to.equal('RuntimeError: memory access out of bounds');
+    expect(() => backend.open(smallMip())).to.throw(
+      'HiGHS stopped working in this thread after RuntimeError: memory access out of bounds; no more calls are made on it',
+    );
     expect(() => backend.columnLp!(Float64Array.of(0), Float64Array.of(1), [])).to.throw('HiGHS stopped working');
     const outcome = first.solve(request());
     expect(outcome.status).to.equal('error');
     expect(outcome.message).to.contain('HiGHS stopped working');
     first.dispose();
-    expect(t.calls).to.deep.equal({ createModel: 2, run: 1, dispose: 0 });
+    expect(t.calls).to.deep.equal({ createModel: 2, run: 1, dispose: 0, changeColsBounds: 0 });
   });
 
-  it('a trap inside a solve: the phase ends in error, and the instance is failed', () => {
+  it('a trap inside a solve: the phase ends in error, the instance is failed, and the fixed bounds are not restored', () => {
     const t = trapping(highs, () => new RuntimeError('unreachable'), 0);
     const backend = highsBackend(t.highs);
     const session = backend.open(smallMip());
+    const fixed = (): PhaseRequest => ({ ...request(), colBounds: new Map([[0, [0, 0]]]) });
+    expect(session.solve(fixed())).to.include({ status: 'optimal', objective: 5 });
+    expect(t.calls.changeColsBounds).to.equal(2); // fixed, then restored
     t.trapRuns();
-    const outcome = session.solve(request());
+    const outcome = session.solve(fixed());
     expect(outcome.status).to.equal('error');
     expect(outcome.message).to.equal('unreachable');
-    expect(backend.failed?.()).to.equal('a trap in its WebAssembly (unreachable)');
+    expect(backend.failed?.()).to.equal('RuntimeError: unreachable');
+    expect(t.calls.changeColsBounds).to.equal(3); // fixed, not restored
     expect(session.solve(request()).message).to.contain('HiGHS stopped working');
-    expect(t.calls.run).to.equal(1);
+    expect(t.calls.run).to.equal(2);
   });
 
-  it('a plain error does not fail the instance', () => {
-    const t = trapping(highs, () => new Error('bad model'), 1);
+  it('running out of its stack (a RangeError) fails the instance too', () => {
+    const t = trapping(highs, () => new RangeError('Maximum call stack size exceeded'), 1);
+    const backend = highsBackend(t.highs);
+    expect(() => backend.open(smallMip())).to.throw('Maximum call stack size exceeded');
+    expect(backend.failed?.()).to.equal('RangeError: Maximum call stack size exceeded');
+  });
+
+  it("the library's own error does not fail the instance", () => {
+    const t = trapping(highs, () => new highs.errors.HighsError('bad model', 'createModel'), 1);
     const backend = highsBackend(t.highs);
     expect(() => backend.open(smallMip())).to.throw('bad model');
     expect(backend.failed?.()).to.equal(undefined);

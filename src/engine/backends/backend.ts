@@ -107,7 +107,8 @@ export interface SolverBackend {
   /**
    * Why the solver stopped working in this thread (a trap in its WebAssembly, after which its
    * memory may be corrupt): every later call fails at once. Undefined while it works; absent for a
-   * backend without that failure. The worker loads a fresh one before its next job.
+   * backend without that failure. A solver worker then loads a fresh one (solve-worker.ts); a
+   * scheduler in the caller's own thread does not.
    */
   failed?(): string | undefined;
 }

@@ -100,24 +100,26 @@ export async function loadHighs(): Promise<Highs> {
  * memory in an unknown state, and every later call on that instance with it. Found by a randomized
  * campaign (2026-11-30): one roster of 54 volunteers and 27 shifts with the rules, wishes and locks
  * traps in HiGHS's createModel (every model and solve handed to HiGHS checked valid). Before this,
- * the worker went on with that instance: 71 of the next 78 requests it served had coverage phases
+ * the worker went on with that instance: in a rerun, 71 of the next 78 solves had coverage phases
  * fail the same way and fell back to the greedy fill, so identical requests got other schedules by
- * the worker they landed on, with no clock stop to say so. In one thread, solved again and again
- * after the warm-up, it trapped on the third solve and not on the fourth; without the workers' V8
- * flags, six solves in a row did not end in ten minutes. So the first trap marks the instance
- * failed (SolverBackend.failed): every later call of this backend throws at once, without touching
- * HiGHS (the subproblem under way ends on what it has, or the pool's fallback), and the worker
- * loads a fresh instance before its next job (solve-worker.ts).
+ * the worker they landed on, with no clock stop to say so. In one thread with the workers' V8 flags,
+ * four solves of it in a row trapped on the third only (after the warm-up: on the first); without
+ * those flags, six in a row did not end in ten minutes. Whether HiGHS or V8's compiled code is at
+ * fault is not known. So an exception from HiGHS's calls other than the library's own errors marks
+ * the instance failed (SolverBackend.failed): every later call of this backend throws at once,
+ * without touching HiGHS (the subproblem under way ends on what it has, or the pool's fallback;
+ * the library's own clean-up after the exception, inside the call that threw, is not ours to
+ * stop), and a solver worker loads a fresh instance (solve-worker.ts).
  */
 export function highsBackend(highs: Highs): SolverBackend {
   let failed: string | undefined;
   /** Runs calls into HiGHS: none once it failed, and a trap marks it failed. */
   const call = <T>(calls: () => T): T => {
-    if (failed !== undefined) throw new Error(`HiGHS stopped working in this thread after ${failed}; it is loaded again before the next job`);
+    if (failed !== undefined) throw new Error(`HiGHS stopped working in this thread after ${failed}; no more calls are made on it`);
     try {
       return calls();
     } catch (e) {
-      if (e instanceof Error && e.name === 'RuntimeError') failed = `a trap in its WebAssembly (${e.message})`;
+      if (suspect(highs, e)) failed = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       throw e;
     }
   };
@@ -137,6 +139,15 @@ export function highsBackend(highs: Highs): SolverBackend {
       return call(() => openColumnLp(highs, rowLower, rowUpper, first, calls));
     },
   };
+}
+
+/**
+ * Whether an exception from calls into HiGHS leaves the instance suspect: anything but the
+ * library's own errors (a trap in its WebAssembly is a RuntimeError, running out of its stack a
+ * RangeError; a bug of ours in that code costs a fresh instance, no more).
+ */
+function suspect(highs: Highs, e: unknown): boolean {
+  return !(e instanceof highs.errors.HighsError);
 }
 
 /** A fresh HiGHS backend to take the place of `backend` once it failed (highsBackend); undefined while it works. */
@@ -208,14 +219,22 @@ function solveOnce(
   h.zeroAllClocks();
   const fixed = req.colBounds && req.colBounds.size > 0 ? [...req.colBounds.keys()].sort((a, b) => a - b) : undefined;
   if (fixed) setColBounds(highs, h, fixed, (j) => req.colBounds!.get(j)!);
+  const restore = (): void => {
+    if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
+  };
+  let result: PhaseOutcome;
   try {
     if (req.start) h.setSolution({ colValue: req.start });
     const run = h.run(interrupts(highs, req, req.objective.sense === 'max'));
     if (run.modelStatus === highs.constants.modelStatus.timeLimit) req.budget.ranOut();
-    return outcome(highs, h, model, req, run.modelStatus, started);
-  } finally {
-    if (fixed) setColBounds(highs, h, fixed, (j) => [model.colLower[j]!, model.colUpper[j]!]);
+    result = outcome(highs, h, model, req, run.modelStatus, started);
+  } catch (e) {
+    // An instance that trapped is not touched again (highsBackend), so its bounds are not restored.
+    if (!suspect(highs, e)) restore();
+    throw e;
   }
+  restore();
+  return result;
 }
 
 /** A column LP (SolverBackend.columnLp) on one HiGHS instance. */

@@ -35,7 +35,8 @@ const post = (message: FromWorker): void => {
 let warming: { stop: () => void } | undefined;
 
 // After a trap in HiGHS's WebAssembly the instance is failed (highsBackend): a fresh one is loaded
-// at once, and the next job waits for it.
+// once the job ends (after a trap in the warm-up, when the next job comes), and the next job waits
+// for it, out of its own slice (about a second; a rare event).
 let reloading: Promise<void> | undefined;
 
 port.on('message', (message: ToWorker) => {
@@ -47,7 +48,7 @@ port.on('message', (message: ToWorker) => {
   }
   warming?.stop();
   reloadIfFailed();
-  // A failed load rejects here: the worker fails, and the pool replaces it.
+  // A failed load is an unhandled rejection, waited on or not: the worker fails, and the pool replaces it.
   if (reloading)
     void reloading.then(() => {
       solve(message);
