@@ -113,30 +113,28 @@ export async function loadHighs(): Promise<Highs> {
  */
 export function highsBackend(highs: Highs): SolverBackend {
   let failed: string | undefined;
-  /** Runs calls into HiGHS: none once it failed, and a trap marks it failed. */
-  const call = <T>(calls: () => T): T => {
-    if (failed !== undefined) throw new Error(`HiGHS stopped working in this thread after ${failed}; no more calls are made on it`);
-    try {
-      return calls();
-    } catch (e) {
-      if (suspect(highs, e)) failed = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      throw e;
-    }
-  };
   const calls: Calls = {
-    run: call,
+    run(body) {
+      if (failed !== undefined) throw new Error(`HiGHS stopped working in this thread after ${failed}; no more calls are made on it`);
+      try {
+        return body();
+      } catch (e) {
+        if (suspect(highs, e)) failed = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+        throw e;
+      }
+    },
     release(dispose) {
-      if (failed === undefined) call(dispose);
+      if (failed === undefined) calls.run(dispose);
     },
   };
   return {
     name: 'highs',
     failed: () => failed,
     open(model: MipModel): SolverSession {
-      return call(() => openSession(highs, model, calls));
+      return calls.run(() => openSession(highs, model, calls));
     },
     columnLp(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp {
-      return call(() => openColumnLp(highs, rowLower, rowUpper, first, calls));
+      return calls.run(() => openColumnLp(highs, rowLower, rowUpper, first, calls));
     },
   };
 }
@@ -151,13 +149,13 @@ function suspect(highs: Highs, e: unknown): boolean {
 }
 
 /** A fresh HiGHS backend to take the place of `backend` once it failed (highsBackend); undefined while it works. */
-export function replacementFor(backend: SolverBackend, load: () => Promise<Highs> = loadHighs): Promise<SolverBackend> | undefined {
-  return backend.failed?.() === undefined ? undefined : load().then(highsBackend);
+export function replacementFor(backend: SolverBackend): Promise<SolverBackend> | undefined {
+  return backend.failed?.() === undefined ? undefined : loadHighs().then(highsBackend);
 }
 
 /** Calls into one HiGHS instance (highsBackend): `run` fails at once once the instance failed, and a trap marks it failed; `release` frees a model, but never on a failed instance (dropped whole). */
 interface Calls {
-  run<T>(calls: () => T): T;
+  run<T>(body: () => T): T;
   release(dispose: () => void): void;
 }
 
