@@ -70,7 +70,16 @@ function fallback(sub: Subproblem, outcome: Extract<SubproblemOutcome, { kind: '
     ],
   };
   // Suggestions were checked against the greedy schedule: they do not hold for another one.
-  return { ...greedy, assignments, status: 'feasible', filled: assignments.length, suggestions: useIncumbent ? [] : greedy.suggestions, diagnostics };
+  return {
+    ...greedy,
+    assignments,
+    status: 'feasible',
+    filled: assignments.length,
+    suggestions: useIncumbent ? [] : greedy.suggestions,
+    diagnostics,
+    // Lost to the clock (diagnostics.time_limited) or cancelled: not a failure.
+    ...(cancelled || outcome.timedOut === true ? {} : { solverFailure: outcome.reason }),
+  };
 }
 
 /** A cancelled subproblem's answer: its best schedule, bounded by the open slots (no bound was proven). */
@@ -270,11 +279,22 @@ async function assemble(problem: Problem, warnings: Warning[], results: Subprobl
     fairness_score: fairnessScore(hours),
     conflicts,
     volunteers: summaries,
-    warnings,
+    warnings: [...warnings, ...results.flatMap(solverFailed)],
     roster: rosterOut,
     ...(changes ? { changes } : {}),
     summary: summarize(problem, inShift, summaries, hours, changes?.dropped.length ?? 0),
   };
+}
+
+/** The warning for a subproblem solved partly without the solver (SubproblemResult.solverFailure). */
+function solverFailed({ group, solverFailure }: SubproblemResult): Warning[] {
+  if (solverFailure === undefined) return [];
+  return [
+    {
+      code: 'solver_failed',
+      message: `The solver failed while scheduling group ${group} (${solverFailure}); that part of the schedule was finished without it, so it may fill fewer slots, or spread the hours less evenly, than it could.`,
+    },
+  ];
 }
 
 /** Every assignment, in shift request order, then volunteer request order. */

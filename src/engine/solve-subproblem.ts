@@ -3,7 +3,7 @@
 // each phase starting from the best schedule so far and stopping early once a cheap bound
 // proves it. Pure: the subproblem and a backend in, assignments and diagnostics out.
 import type { SolverBackend } from './backends/backend.js';
-import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S, type Budget } from './budget.js';
+import { AUGMENT_SHARE, Budget, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S } from './budget.js';
 import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessPieceShapes, fairnessObjective, formulate, squaresShortfall, type Formulation } from './formulate.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
@@ -64,6 +64,12 @@ export interface SubproblemResult {
   /** Changes that would fill short shifts of the group, confirmed by re-solves. */
   suggestions: ShiftSuggestions[];
   diagnostics: SubproblemDiagnostics;
+  /**
+   * Why some of this subproblem was solved without the solver: it stopped working in its solve
+   * (SolverBackend.failed), or the worker solving it was lost (schedule.ts, fallback). The answer
+   * warns of it (solver_failed). Absent otherwise.
+   */
+  solverFailure?: string;
 }
 
 export interface SubproblemOptions {
@@ -172,6 +178,36 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   return finish(run, state, proven, f);
 }
 
+/** HiGHS's random seed for the MIPs of a subproblem solved again after the solver failed in it (solveSubproblemAgainOnFailure). */
+export const RETRY_SEED = 1;
+
+/**
+ * Solves a subproblem as solveSubproblem does; where the solver failed in it (a trap in HiGHS:
+ * SolverBackend.failed) and its time is not spent, solves it once more from the start, on a fresh
+ * instance whose MIPs take another random seed (RETRY_SEED). Such a fault follows the path HiGHS's
+ * MIP takes: the one MIP found trapping HiGHS 1.15.1 (after the restart its MIP makes at the root;
+ * test/fixtures/solver/highs-restart-trap.json) traps with seeds 0 and solves with seeds 1, 2
+ * and 3. The second answer is kept, its phases listed after the first one's, unless the solver
+ * failed there too and it fills fewer slots (either way its answer warns: solver_failed). The
+ * same request meets the same fault, and then the same second solve.
+ */
+export async function solveSubproblemAgainOnFailure(sub: Subproblem, options: SubproblemOptions): Promise<SubproblemResult> {
+  const first = solveSubproblem(sub, options);
+  const { budget } = options;
+  const fresh = first.solverFailure !== undefined && !budget.expired() ? options.backend?.reload?.(RETRY_SEED) : undefined;
+  if (!fresh) return first;
+  const backend = await fresh;
+  const again = solveSubproblem(sub, { ...options, backend, budget: new Budget(budget.deadline, budget.now, budget.cancelled) });
+  if (again.solverFailure !== undefined && again.filled < first.filled) return first;
+  const [start, ...rest] = again.diagnostics.phases;
+  const retold = start && {
+    ...start,
+    note: `solved again from the start on a fresh HiGHS with random_seed ${RETRY_SEED}, after the solver failed (${first.solverFailure})`,
+  };
+  const phases = [...first.diagnostics.phases, ...(retold ? [retold] : []), ...rest];
+  return { ...again, diagnostics: { ...again.diagnostics, phases, ms: first.diagnostics.ms + again.diagnostics.ms } };
+}
+
 /** One subproblem's solve: what construction, the levels and the finish share. */
 interface Run {
   sub: Subproblem;
@@ -248,6 +284,7 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
   const { budget } = options;
   const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
   const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget) : end.levels;
+  const solverFailure = options.backend?.failed?.();
   const diagnostics: SubproblemDiagnostics = {
     group: sub.group,
     explain: stats,
@@ -270,6 +307,7 @@ function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: 
     fillBound: end.fillBound,
     suggestions,
     diagnostics,
+    ...(solverFailure === undefined ? {} : { solverFailure }),
   };
 }
 

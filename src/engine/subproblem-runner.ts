@@ -1,10 +1,10 @@
 // What the engine asks of whatever solves its subproblems (the worker pool, or this thread): a
 // job in, an outcome out, with cancellation and progress. The engine's own terms; the pool
 // adapts its messages to them, so pool internals never reach the engine's callers.
-import type { BackendName, SolverBackend } from './backends/backend.js';
+import { replacementFor, type BackendName, type SolverBackend } from './backends/backend.js';
 import { startSlice, type BudgetSlice } from './budget.js';
 import type { PhaseName } from './levels.js';
-import { solveSubproblem, type SubproblemResult } from './solve-subproblem.js';
+import { solveSubproblemAgainOnFailure, type SubproblemResult } from './solve-subproblem.js';
 import type { Subproblem } from './subproblem.js';
 
 /** A new assignment: [volunteer request index, shift request index, the group whose slot it fills]. */
@@ -45,19 +45,38 @@ export interface SubproblemRunner {
 /**
  * Solves in this thread. Solving is synchronous, so an abort takes effect in the middle of a
  * subproblem only when it is signalled from inside the solve (an `onIncumbent` handler);
- * otherwise at the next subproblem.
+ * otherwise at the next subproblem. A solve that throws is lost, with its best schedule, as a
+ * solver worker's is (the engine's fallback). A subproblem whose HiGHS failed (a trap in its
+ * WebAssembly: highs-backend.ts) is solved again (solveSubproblemAgainOnFailure), and the failed
+ * instance replaced before the next subproblem, as a worker does.
  */
 export function inProcessRunner(backends: Partial<Record<BackendName, SolverBackend>>): SubproblemRunner {
   return {
-    // eslint-disable-next-line @typescript-eslint/require-await -- SubproblemRunner.run returns a Promise; async turns a throwing solve into a rejection, as the worker pool reports one
     async run(job, options = {}) {
-      const backend = backends[job.backend];
-      if (!backend) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };
+      const loaded = backends[job.backend];
+      if (!loaded) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };
+      const fresh = replacementFor(loaded);
+      const backend = fresh ? (backends[job.backend] = await fresh) : loaded;
       const { signal, onIncumbent } = options;
       if (signal?.aborted) return { kind: 'lost', reason: 'cancelled before it started' };
       const budget = startSlice(job.slice, Date.now, signal ? () => signal.aborted : undefined);
-      const result = solveSubproblem(job.sub, { backend, budget, lpText: job.lpText, maxMipPairs: job.maxMipPairs, ...(onIncumbent ? { onIncumbent } : {}) });
-      return { kind: 'done', result };
+      let best: Assignment[] | undefined;
+      try {
+        const result = await solveSubproblemAgainOnFailure(job.sub, {
+          backend,
+          budget,
+          lpText: job.lpText,
+          maxMipPairs: job.maxMipPairs,
+          onIncumbent: (incumbent) => {
+            best = incumbent.assignments;
+            onIncumbent?.(incumbent);
+          },
+        });
+        return { kind: 'done', result };
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        return { kind: 'lost', reason: `the solver failed: ${message.split('\n')[0]}`, ...(best ? { incumbent: best } : {}) };
+      }
     },
   };
 }

@@ -395,7 +395,7 @@ export interface Links {
 
 export interface Warning {
   /**
-   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours, previous_dropped, duplicate_previous; and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
+   * Stable machine-readable code: unknown_property, group_without_volunteers, duplicate_lock, lock_group_not_required, lock_headcount_exceeded, lock_max_hours_exceeded, lock_overlap, lock_rest, lock_unavailable, lock_max_shifts_per_day, long_shift, id_whitespace, empty_shift, redundant_additional_group, additional_group_not_required, time_limit_capped, csv_column_ignored, csv_name_repeated, timezones_differ, fixed_offset_timezone, zero_max_hours, min_hours_above_max_hours, duplicate_wish, unknown_wished_shift, previous_dropped, duplicate_previous, solver_failed (the solver failed while scheduling a group, which was finished without it: the schedule may fill fewer slots or spread hours less evenly than it could); and entries_truncated, which stands for the warnings of one code left out past the first 100 (its message gives the code and how many).
    */
   code: string;
   /**

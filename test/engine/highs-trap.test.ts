@@ -1,13 +1,21 @@
-// A trap in HiGHS's WebAssembly (a RuntimeError) leaves the instance failed: every later call of
-// the backend fails at once without touching HiGHS, its models are not released nor a phase's
-// fixed bounds restored, the library's own errors do not count, and replacementFor gives the
-// worker a working instance in its place (highs-backend.ts; solve-worker.ts).
+// A trap in HiGHS's WebAssembly (a RuntimeError) leaves the instance failed: no later call of the
+// backend reaches HiGHS, and none throws for it (a solve ends `error`, a column LP is not solved),
+// its models are not released nor a phase's fixed bounds restored, the library's own errors do not
+// count, and replacementFor gives the worker a working instance in its place (highs-backend.ts;
+// solve-worker.ts).
 import { expect } from 'chai';
 import type { Highs } from 'highs';
-import type { PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
-import { highsBackend, loadHighs, replacementFor } from '../../src/engine/backends/highs-backend.js';
+import { replacementFor, type PhaseRequest, type SolverBackend } from '../../src/engine/backends/backend.js';
+import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
+import { festival } from '../../bench/generate.js';
+import { loadConfig } from '../../src/config/config.js';
 import { Budget } from '../../src/engine/budget.js';
 import { MipModel } from '../../src/engine/mip-model.js';
+import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.js';
+import { scheduleRequest } from '../../src/service/schedule-service.js';
+import { schemas } from '../helpers/app.js';
+import type { Json } from '../helpers/engine.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
 
 const { RuntimeError } = (globalThis as unknown as { WebAssembly: { RuntimeError: new (message: string) => Error } }).WebAssembly;
 
@@ -28,8 +36,12 @@ const request = (): PhaseRequest => ({
 
 type Model = ReturnType<Highs['createModel']>;
 
-/** The real HiGHS, but its `trapAt`-th createModel (1-based), or a model's run while `runTraps`, throws `error`; counts the calls that reached HiGHS. */
-function trapping(highs: Highs, error: () => Error, trapAt: number) {
+/**
+ * The real HiGHS, but its `trapAt`-th createModel (1-based; 'first MIP': the first with integer
+ * columns), or a model's run while `runTraps`, throws `error`; counts the calls that reached HiGHS.
+ */
+function trapping(highs: Highs, error: () => Error, trapAt: number | 'first MIP') {
+  let trapped = false;
   const calls = { createModel: 0, run: 0, dispose: 0, changeColsBounds: 0 };
   let runTraps = false;
   const proxy = new Proxy(highs, {
@@ -37,7 +49,14 @@ function trapping(highs: Highs, error: () => Error, trapAt: number) {
       if (key !== 'createModel') return Reflect.get(target, key, receiver) as unknown;
       return (...args: Parameters<Highs['createModel']>): Model => {
         calls.createModel++;
-        if (calls.createModel === trapAt) throw error();
+        const source = args[0] as { integrality?: ArrayLike<number> } | undefined;
+        if (
+          calls.createModel === trapAt ||
+          (trapAt === 'first MIP' && !trapped && source?.integrality !== undefined && Array.from(source.integrality).includes(1))
+        ) {
+          trapped = true;
+          throw error();
+        }
         const model = target.createModel(...args);
         return new Proxy(model, {
           get(m, k, r) {
@@ -80,23 +99,43 @@ describe('engine: a trap in HiGHS fails its instance', function () {
     highs = await loadHighs();
   });
 
-  it('a trap in createModel: that call throws it, every later call fails at once, and open models are not released', () => {
+  it('a trap in createModel: that model and every later one solve to `error` without reaching HiGHS, and open models are not released', () => {
     const t = trapping(highs, () => new RuntimeError('memory access out of bounds'), 2);
     const backend = highsBackend(t.highs);
     const first = backend.open(smallMip());
     expect(first.solve(request())).to.include({ status: 'optimal', objective: 5 });
     expect(backend.failed?.()).to.equal(undefined);
-    expect(() => backend.open(smallMip())).to.throw('memory access out of bounds');
+    const stopped = 'HiGHS stopped working in this thread after RuntimeError: memory access out of bounds; no more calls are made on it';
+    const trapped = backend.open(smallMip());
     expect(backend.failed?.()).to.equal('RuntimeError: memory access out of bounds');
-    expect(() => backend.open(smallMip())).to.throw(
-      'HiGHS stopped working in this thread after RuntimeError: memory access out of bounds; no more calls are made on it',
-    );
-    expect(() => backend.columnLp!(Float64Array.of(0), Float64Array.of(1), [])).to.throw('HiGHS stopped working');
-    const outcome = first.solve(request());
-    expect(outcome.status).to.equal('error');
-    expect(outcome.message).to.contain('HiGHS stopped working');
+    expect(trapped.solve(request())).to.deep.include({ status: 'error', objective: null, message: stopped });
+    expect(backend.open(smallMip()).solve(request())).to.deep.include({ status: 'error', message: stopped });
+    const lp = backend.columnLp!(Float64Array.of(0), Float64Array.of(1), []);
+    lp.addColumns([{ cost: 1, rows: [0], values: [1] }]);
+    expect(lp.solve(Budget.forTimeLimit(5))).to.equal(undefined);
+    lp.dispose();
+    expect(first.solve(request())).to.deep.include({ status: 'error', message: stopped });
     first.dispose();
+    trapped.dispose();
     expect(t.calls).to.deep.equal({ createModel: 2, run: 1, dispose: 0, changeColsBounds: 0 });
+  });
+
+  it("a trap in a column LP's solve: it is not solved, and the instance is failed", () => {
+    const t = trapping(highs, () => new RuntimeError('memory access out of bounds'), 0);
+    const backend = highsBackend(t.highs);
+    // min x0 + 2 x1 with x0 + x1 >= 1: 1 at x0 = 1, the row's dual 1.
+    const lp = backend.columnLp!(Float64Array.of(1), Float64Array.of(Infinity), [{ cost: 1, rows: [0], values: [1] }]);
+    const solved = lp.solve(Budget.forTimeLimit(5));
+    expect(solved?.objective).to.equal(1);
+    expect(Array.from(solved!.rowDual)).to.deep.equal([1]);
+    t.trapRuns();
+    lp.addColumns([{ cost: 2, rows: [0], values: [1] }]);
+    expect(lp.solve(Budget.forTimeLimit(5))).to.equal(undefined);
+    expect(backend.failed?.()).to.equal('RuntimeError: memory access out of bounds');
+    lp.addColumns([{ cost: 3, rows: [0], values: [1] }]);
+    expect(lp.solve(Budget.forTimeLimit(5))).to.equal(undefined);
+    lp.dispose();
+    expect(t.calls).to.deep.include({ run: 2, dispose: 0 });
   });
 
   it('a trap inside a solve: the phase ends in error, the instance is failed, and the fixed bounds are not restored', () => {
@@ -119,7 +158,7 @@ describe('engine: a trap in HiGHS fails its instance', function () {
   it('running out of its stack (a RangeError) fails the instance too', () => {
     const t = trapping(highs, () => new RangeError('Maximum call stack size exceeded'), 1);
     const backend = highsBackend(t.highs);
-    expect(() => backend.open(smallMip())).to.throw('Maximum call stack size exceeded');
+    expect(backend.open(smallMip()).solve(request()).status).to.equal('error');
     expect(backend.failed?.()).to.equal('RangeError: Maximum call stack size exceeded');
   });
 
@@ -137,11 +176,105 @@ describe('engine: a trap in HiGHS fails its instance', function () {
   it('replacementFor: a working instance in place of a failed one, nothing for one that works', async () => {
     const t = trapping(highs, () => new RuntimeError('memory access out of bounds'), 1);
     const failed = highsBackend(t.highs);
-    expect(() => failed.open(smallMip())).to.throw('memory access out of bounds');
+    expect(failed.open(smallMip()).solve(request()).status).to.equal('error');
     const working: SolverBackend = highsBackend(highs);
     expect(replacementFor(working)).to.equal(undefined);
     const fresh = await replacementFor(failed)!;
     expect(fresh.failed?.()).to.equal(undefined);
     expect(fresh.open(smallMip()).solve(request())).to.include({ status: 'optimal', objective: 5 });
+  });
+});
+
+describe('engine: a solver that fails while scheduling', function () {
+  this.timeout(120_000);
+  let highs: Highs;
+  before(async () => {
+    highs = await loadHighs();
+  });
+  // Two groups, each its own subproblem: "kitchen" runs MIPs (two models), "bar" only the fairness
+  // bound's column LP; all proven within the limit.
+  const request = festival({ seed: 71, volunteers: 40, shifts: 24, days: 1, groups: 2, demand: 1.3 });
+  const schedule = async (scheduler: Scheduler): Promise<Json> => {
+    const answer = await scheduleRequest(
+      request,
+      { backend: 'highs', timeLimitS: 30, debug: 'true' },
+      { schemas: schemas(), limits: loadConfig({}).limits, scheduler },
+    );
+    const result = JSON.parse(answer.json) as Json;
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    return result;
+  };
+  const solverFailed = (result: Json): Json[] => (result.warnings as Json[]).filter((w) => w.code === 'solver_failed');
+  const withoutDiagnostics = (result: Json): Json => ({ ...result, diagnostics: undefined });
+  const phasesOf = (result: Json, group: string): Json[] => (result.diagnostics.subproblems as Json[]).find((sub) => sub.group === group)!.phases as Json[];
+  const failedAt = (phases: Json[]): number => phases.findIndex((ph) => ph.status === 'error');
+  const memoryTrap = (): Error => new RuntimeError('memory access out of bounds');
+  let clean: Json;
+  before(async () => {
+    clean = await schedule(inProcessScheduler({ highs: highsBackend(highs) }));
+    expect(clean.diagnostics.status).to.equal('optimal');
+  });
+
+  it('a trap in HiGHS: the group is solved again on a fresh instance of another seed, with no warning; the next request is as clean', async () => {
+    const t = trapping(highs, memoryTrap, 'first MIP');
+    const scheduler = inProcessScheduler({ highs: highsBackend(t.highs) });
+    const trapped = await schedule(scheduler);
+    const kitchen = phasesOf(trapped, 'kitchen');
+    const failed = failedAt(kitchen);
+    expect(kitchen[failed]!.note).to.contain('RuntimeError: memory access out of bounds');
+    const again = kitchen.findIndex(
+      (ph) =>
+        ph.note === `solved again from the start on a fresh HiGHS with random_seed 1, after the solver failed (RuntimeError: memory access out of bounds)`,
+    );
+    expect(again).to.be.greaterThan(failed);
+    expect(kitchen.slice(again).map((ph) => ph.status)).to.not.include('error');
+    expect(failedAt(phasesOf(trapped, 'bar'))).to.equal(-1);
+    expect(solverFailed(trapped)).to.deep.equal([]);
+    expect(trapped.diagnostics.status).to.equal('optimal');
+    expect(trapped.summary.filled_slots).to.equal(clean.summary.filled_slots);
+    // The failed instance is replaced (seed 0) before the next subproblem and the next request: the clean answer, byte for byte (diagnostics aside).
+    const created = t.calls.createModel;
+    const next = await schedule(scheduler);
+    expect(withoutDiagnostics(next)).to.deep.equal(withoutDiagnostics(clean));
+    expect(t.calls.createModel).to.equal(created);
+  });
+
+  it('a trap again in the second solve: the better of the two, and the answer warns', async () => {
+    const t = trapping(highs, memoryTrap, 'first MIP');
+    const backend = highsBackend(t.highs);
+    const result = await schedule(
+      inProcessScheduler({
+        highs: { ...backend, reload: async (seed) => highsBackend(trapping(await loadHighs(), memoryTrap, 'first MIP').highs, seed) },
+      }),
+    );
+    const kitchen = phasesOf(result, 'kitchen');
+    expect(kitchen.filter((ph) => ph.status === 'error').length).to.be.greaterThan(0);
+    expect(solverFailed(result)).to.deep.equal([
+      {
+        code: 'solver_failed',
+        message:
+          'The solver failed while scheduling group kitchen (RuntimeError: memory access out of bounds); that part of the schedule was finished without it, so it may fill fewer slots, or spread the hours less evenly, than it could.',
+      },
+    ]);
+    expect(result.diagnostics.status).to.equal('feasible');
+  });
+
+  it('a solve that throws in this thread is lost, not thrown: the greedy fill, with a warning', async () => {
+    const bug = (): never => {
+      throw new Error('a bug of ours\nwith a stack');
+    };
+    const result = await schedule(inProcessScheduler({ highs: { ...highsBackend(highs), open: bug, columnLp: bug } }));
+    expect(result.summary.filled_slots).to.be.greaterThan(0);
+    const subs = result.diagnostics.subproblems as Json[];
+    expect(subs.map((sub) => (sub.phases as Json[]).map((ph) => `${ph.name} ${ph.status}`))).to.deep.equal([
+      ['greedy feasible', 'coverage error'],
+      ['greedy feasible', 'coverage error'],
+    ]);
+    expect(solverFailed(result).map((w) => w.message)).to.deep.equal(
+      subs.map(
+        (sub) =>
+          `The solver failed while scheduling group ${sub.group} (the solver failed: a bug of ours); that part of the schedule was finished without it, so it may fill fewer slots, or spread the hours less evenly, than it could.`,
+      ),
+    );
   });
 });

@@ -106,11 +106,22 @@ export interface SolverBackend {
   readonly rinsMaxFreePairs?: number;
   /**
    * Why the solver stopped working in this thread (a trap in its WebAssembly, after which its
-   * memory may be corrupt): every later call fails at once. Undefined while it works; absent for a
-   * backend without that failure. A solver worker then loads a fresh one (solve-worker.ts); a
-   * scheduler in the caller's own thread does not.
+   * memory may be corrupt): no later call reaches it (solves end `error`). Undefined while it
+   * works; absent for a backend without that failure. The subproblem under way says so
+   * (SubproblemResult.solverFailure); a solver worker, or the in-thread runner, loads a fresh one
+   * before its next subproblem (replacementFor).
    */
   failed?(): string | undefined;
+  /**
+   * A fresh instance of this backend, loaded anew, to take the place of a failed one
+   * (replacementFor), or with another random seed for its MIPs (0 unless said: solveSubproblemAgain).
+   */
+  reload?(seed?: number): Promise<SolverBackend>;
+}
+
+/** A fresh backend to take the place of `backend` once it failed (SolverBackend.failed); undefined while it works, or where it cannot be reloaded. */
+export function replacementFor(backend: SolverBackend): Promise<SolverBackend> | undefined {
+  return backend.failed?.() === undefined ? undefined : backend.reload?.();
 }
 
 /** One column of a ColumnLp: its cost, and its coefficients by row (rows increasing); it is >= 0. */

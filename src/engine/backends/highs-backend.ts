@@ -99,28 +99,37 @@ export async function loadHighs(): Promise<Highs> {
  * A trap in HiGHS's WebAssembly (a RuntimeError such as "memory access out of bounds") leaves its
  * memory in an unknown state, and every later call on that instance with it. Found by a randomized
  * campaign (2026-11-30): one roster of 54 volunteers and 27 shifts with the rules, wishes and locks
- * traps in HiGHS's createModel (every model and solve handed to HiGHS checked valid). Before this,
- * the worker went on with that instance: in a rerun, 71 of the next 78 solves had coverage phases
+ * made HiGHS 1.15.1 trap in a fairness MIP after its restart (MIP_OPTIONS). Before this guard, the
+ * worker went on with that instance: in a rerun, 71 of the next 78 solves had coverage phases
  * fail the same way and fell back to the greedy fill, so identical requests got other schedules by
- * the worker they landed on, with no clock stop to say so. In one thread with the workers' V8 flags,
- * four solves of it in a row trapped on the third only (after the warm-up: on the first); without
- * those flags, six in a row did not end in ten minutes. Whether HiGHS or V8's compiled code is at
- * fault is not known. So an exception from HiGHS's calls other than the library's own errors marks
- * the instance failed (SolverBackend.failed): every later call of this backend throws at once,
- * without touching HiGHS (the subproblem under way ends on what it has, or the pool's fallback;
- * the library's own clean-up after the exception, inside the call that threw, is not ours to
- * stop), and a solver worker loads a fresh instance (solve-worker.ts).
+ * the worker they landed on, with no clock stop to say so. So an exception from HiGHS's calls
+ * other than the library's own errors marks the instance failed (SolverBackend.failed): no later
+ * call reaches HiGHS (the library's own clean-up after the exception, inside the call that threw,
+ * is not ours to stop). The calls do not throw for it either: a session's solve ends `error`, a
+ * column LP is not solved, a model opened on the failed instance is one whose every solve ends
+ * `error`; so the subproblem under way finishes without the solver (its construction, local
+ * search and explanations), and its result says the solver failed (SubproblemResult.solverFailure,
+ * a warning in the answer). A solver worker then loads a fresh instance (solve-worker.ts), as the
+ * in-thread runner does before its next subproblem (subproblem-runner.ts).
  */
-export function highsBackend(highs: Highs): SolverBackend {
+export function highsBackend(highs: Highs, seed = 0): SolverBackend {
   let failed: string | undefined;
   const calls: Calls = {
     run(body) {
-      if (failed !== undefined) throw new Error(`HiGHS stopped working in this thread after ${failed}; no more calls are made on it`);
+      if (failed !== undefined) throw new Error(stoppedWorking(failed));
       try {
         return body();
       } catch (e) {
         if (suspect(highs, e)) failed = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
         throw e;
+      }
+    },
+    attempt(body, onFailed) {
+      try {
+        return calls.run(body);
+      } catch (e) {
+        if (failed === undefined) throw e;
+        return onFailed(stoppedWorking(failed));
       }
     },
     release(dispose) {
@@ -130,13 +139,29 @@ export function highsBackend(highs: Highs): SolverBackend {
   return {
     name: 'highs',
     failed: () => failed,
+    reload: (newSeed = 0) => loadHighs().then((fresh) => highsBackend(fresh, newSeed)),
     open(model: MipModel): SolverSession {
-      return calls.run(() => openSession(highs, model, calls));
+      return calls.attempt(() => openSession(highs, model, calls, seed), failedSession);
     },
     columnLp(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp {
-      return calls.run(() => openColumnLp(highs, rowLower, rowUpper, first, calls));
+      return calls.attempt(() => openColumnLp(highs, rowLower, rowUpper, first, calls, seed), failedColumnLp);
     },
   };
+}
+
+const stoppedWorking = (why: string): string => `HiGHS stopped working in this thread after ${why}; no more calls are made on it`;
+
+/** A model opened on a failed instance: every solve ends `error`, saying why. */
+function failedSession(message: string): SolverSession {
+  return {
+    solve: () => ({ status: 'error', objective: null, bound: null, gap: null, ms: 0, message }),
+    dispose: () => {},
+  };
+}
+
+/** A column LP opened on a failed instance: never solved. */
+function failedColumnLp(): ColumnLp {
+  return { addColumns: () => {}, solve: () => undefined, dispose: () => {} };
 }
 
 /**
@@ -148,19 +173,20 @@ function suspect(highs: Highs, e: unknown): boolean {
   return !(e instanceof highs.errors.HighsError);
 }
 
-/** A fresh HiGHS backend to take the place of `backend` once it failed (highsBackend); undefined while it works. */
-export function replacementFor(backend: SolverBackend): Promise<SolverBackend> | undefined {
-  return backend.failed?.() === undefined ? undefined : loadHighs().then(highsBackend);
-}
-
-/** Calls into one HiGHS instance (highsBackend): `run` fails at once once the instance failed, and a trap marks it failed; `release` frees a model, but never on a failed instance (dropped whole). */
+/**
+ * Calls into one HiGHS instance (highsBackend): `run` throws at once once the instance failed, and
+ * a trap marks it failed; `attempt` is `run`, but where the instance failed (before or in the
+ * call) it returns `onFailed` of why; `release` frees a model, but never on a failed instance
+ * (dropped whole).
+ */
 interface Calls {
   run<T>(body: () => T): T;
+  attempt<T>(body: () => T, onFailed: (message: string) => T): T;
   release(dispose: () => void): void;
 }
 
 /** A persistent model (SolverSession) on one HiGHS instance: loaded once, then each phase changes costs and row bounds. */
-function openSession(highs: Highs, model: MipModel, calls: Calls): SolverSession {
+function openSession(highs: Highs, model: MipModel, calls: Calls, seed: number): SolverSession {
   const h = highs.createModel({
     numCols: model.numCols,
     numRows: model.numRows,
@@ -174,7 +200,7 @@ function openSession(highs: Highs, model: MipModel, calls: Calls): SolverSession
     // No names: HiGHS never needs them (the LP text comes from MipModel), and passing tens of
     // thousands of strings into WebAssembly took tens of ms per model.
   });
-  h.options.set({ output_flag: false, log_to_console: false, random_seed: 0 });
+  h.options.set({ output_flag: false, log_to_console: false, random_seed: seed });
   const all = model.numCols > 0 ? { kind: 'range' as const, from: 0, to: model.numCols - 1 } : undefined;
   return {
     solve(req: PhaseRequest): PhaseOutcome {
@@ -236,7 +262,7 @@ function solveOnce(
 }
 
 /** A column LP (SolverBackend.columnLp) on one HiGHS instance. */
-function openColumnLp(highs: Highs, rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[], calls: Calls): ColumnLp {
+function openColumnLp(highs: Highs, rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[], calls: Calls, seed: number): ColumnLp {
   const h = highs.createModel({
     numCols: 0,
     numRows: rowLower.length,
@@ -248,7 +274,7 @@ function openColumnLp(highs: Highs, rowLower: Float64Array, rowUpper: Float64Arr
     matrix: { format: 'csc', numRows: rowLower.length, numCols: 0, starts: Int32Array.of(0), indices: new Int32Array(0), values: new Float64Array(0) },
   });
   // Columns added keep the last basis primal feasible: the primal simplex from it, without presolve (which would start over).
-  h.options.set({ output_flag: false, log_to_console: false, random_seed: 0, presolve: 'off', simplex_strategy: PRIMAL_SIMPLEX });
+  h.options.set({ output_flag: false, log_to_console: false, random_seed: seed, presolve: 'off', simplex_strategy: PRIMAL_SIMPLEX });
   const add = (columns: readonly LpColumn[]): void => {
     if (columns.length === 0) return;
     const starts = new Int32Array(columns.length + 1);
@@ -272,19 +298,25 @@ function openColumnLp(highs: Highs, rowLower: Float64Array, rowUpper: Float64Arr
   add(first);
   return {
     addColumns: (columns) => {
-      calls.run(() => {
-        add(columns);
-      });
+      calls.attempt(
+        () => {
+          add(columns);
+        },
+        () => {},
+      );
     },
     solve: (budget: Budget) =>
-      calls.run(() => {
-        h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, budget.remainingS()) });
-        const run = h.run(interrupts(highs, { budget }, false));
-        if (run.modelStatus === highs.constants.modelStatus.timeLimit) budget.ranOut();
-        if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
-        const solution = h.getSolution();
-        return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(solution.rowDual), colValue: Float64Array.from(solution.colValue) };
-      }),
+      calls.attempt(
+        () => {
+          h.options.set({ time_limit: Math.max(SOLVER_MIN_TIME_S, budget.remainingS()) });
+          const run = h.run(interrupts(highs, { budget }, false));
+          if (run.modelStatus === highs.constants.modelStatus.timeLimit) budget.ranOut();
+          if (run.modelStatus !== highs.constants.modelStatus.optimal) return undefined;
+          const solution = h.getSolution();
+          return { objective: h.getObjectiveValue(), rowDual: Float64Array.from(solution.rowDual), colValue: Float64Array.from(solution.colValue) };
+        },
+        () => undefined,
+      ),
     dispose(): void {
       calls.release(() => {
         h.dispose();

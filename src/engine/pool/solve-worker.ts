@@ -4,11 +4,11 @@
 // answers at once with its best schedule.
 import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import type { BackendName, SolverBackend } from '../backends/backend.js';
-import { highsBackend, loadHighs, replacementFor } from '../backends/highs-backend.js';
+import { replacementFor, type BackendName, type SolverBackend } from '../backends/backend.js';
+import { highsBackend, loadHighs } from '../backends/highs-backend.js';
 import { jslpBackend } from '../backends/jslp-backend.js';
 import { startSlice } from '../budget.js';
-import { solveSubproblem } from '../solve-subproblem.js';
+import { solveSubproblemAgainOnFailure } from '../solve-subproblem.js';
 import { festivalWarmUpRounds, runBetweenTurns, warmUp } from '../warm-up.js';
 import { flagCheck, type FromWorker, type ToWorker } from './messages.js';
 
@@ -34,9 +34,11 @@ const post = (message: FromWorker): void => {
 // they do not (BENCHMARKS.md, "The twenty-sixth session").
 let warming: { stop: () => void } | undefined;
 
-// After a trap in HiGHS's WebAssembly the instance is failed (highsBackend): a fresh one is loaded
-// once the job ends (after a trap in the warm-up, when the next job comes), and the next job waits
-// for it, out of its own slice (about a second; a rare event).
+// After a trap in HiGHS's WebAssembly the instance is failed (highsBackend): the job solves its
+// subproblem again on a fresh instance of another seed (solveSubproblemAgainOnFailure), and a fresh
+// one of the usual seed is loaded once the job ends (after a trap in the warm-up, when the next
+// job comes); the next job waits for it, out of its own slice. A load after the thread's first
+// takes 9-18 ms (V8 keeps the compiled module; the first took 3.3 s, 2026-11-30).
 let reloading: Promise<void> | undefined;
 
 port.on('message', (message: ToWorker) => {
@@ -49,11 +51,8 @@ port.on('message', (message: ToWorker) => {
   warming?.stop();
   reloadIfFailed();
   // A failed load is an unhandled rejection, waited on or not: the worker fails, and the pool replaces it.
-  if (reloading)
-    void reloading.then(() => {
-      solve(message);
-    });
-  else solve(message);
+  if (reloading) void reloading.then(() => solve(message));
+  else void solve(message);
 });
 
 /** Starts loading a fresh HiGHS where the one in use failed (a trap, in a job or the warm-up); the next job waits for it. */
@@ -66,10 +65,10 @@ function reloadIfFailed(): void {
   });
 }
 
-function solve(message: Extract<ToWorker, { type: 'solve' }>): void {
+async function solve(message: Extract<ToWorker, { type: 'solve' }>): Promise<void> {
   const { id, job } = message;
   try {
-    const result = solveSubproblem(job.sub, {
+    const result = await solveSubproblemAgainOnFailure(job.sub, {
       backend: backends[job.backend],
       budget: startSlice(job.slice, Date.now, flagCheck(message.cancel)),
       lpText: job.lpText,

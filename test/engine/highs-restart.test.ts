@@ -1,0 +1,120 @@
+// HiGHS 1.15.1 (npm highs 1.15.3) has a fault after the restart its MIP makes at the root: on this
+// fairness MIP of the engine (recorded from a randomized campaign's roster; the fixture's note)
+// it traps, memory access out of bounds, with random_seed 0, and solves with seed 1. The engine
+// solves a subproblem whose solver failed again on a fresh instance with seed 1
+// (solveSubproblemAgainOnFailure): that roster gets its schedule, with no warning.
+import { expect } from 'chai';
+import type { Highs } from 'highs';
+import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
+import { RETRY_SEED } from '../../src/engine/solve-subproblem.js';
+import { festival, withRules, withWishes } from '../../bench/generate.js';
+import { loadConfig } from '../../src/config/config.js';
+import { Budget } from '../../src/engine/budget.js';
+import { MipModel } from '../../src/engine/mip-model.js';
+import { inProcessScheduler } from '../../src/engine/scheduler.js';
+import { scheduleRequest } from '../../src/service/schedule-service.js';
+import { fixture, schemas } from '../helpers/app.js';
+import type { Json } from '../helpers/engine.js';
+import { checkSchedule } from '../helpers/schedule-checker.js';
+
+interface Recorded {
+  numCols: number;
+  numRows: number;
+  colLower: number[];
+  colUpper: Array<number | 'inf'>;
+  integer: number[];
+  rowLower: Array<number | '-inf'>;
+  rowUpper: Array<number | 'inf'>;
+  starts: number[];
+  indices: number[];
+  values: number[];
+  costs: number[];
+  start: number[];
+  options: Record<string, number | boolean>;
+}
+const recorded = fixture('solver/highs-restart-trap.json') as unknown as Recorded;
+const bound = (x: number | 'inf' | '-inf'): number => (x === 'inf' ? Infinity : x === '-inf' ? -Infinity : x);
+
+function mipModel(r: Recorded): MipModel {
+  const m = new MipModel();
+  for (let j = 0; j < r.numCols; j++) m.addCol(`c${j}`, r.colLower[j]!, bound(r.colUpper[j]!), r.integer[j] === 1);
+  for (let i = 0; i < r.numRows; i++) {
+    const from = r.starts[i]!;
+    const to = r.starts[i + 1]!;
+    m.addRow(`r${i}`, bound(r.rowLower[i]!), bound(r.rowUpper[i]!), r.indices.slice(from, to), r.values.slice(from, to));
+  }
+  return m;
+}
+
+describe('engine: the MIP that HiGHS 1.15.1 traps on after its restart', function () {
+  this.timeout(120_000);
+
+  it('HiGHS with random_seed 0 traps on it (if this fails, HiGHS was mended: the trap guard and the second solve may be retired)', async () => {
+    const highs: Highs = await loadHighs(); // its own instance: a trap leaves it unusable
+    const inf = (x: number | 'inf' | '-inf'): number => (x === 'inf' ? highs.infinity : x === '-inf' ? -highs.infinity : x);
+    const h = highs.createModel({
+      numCols: recorded.numCols,
+      numRows: recorded.numRows,
+      colCost: Float64Array.from(recorded.costs),
+      colLower: Float64Array.from(recorded.colLower),
+      colUpper: Float64Array.from(recorded.colUpper, inf),
+      rowLower: Float64Array.from(recorded.rowLower, inf),
+      rowUpper: Float64Array.from(recorded.rowUpper, inf),
+      matrix: {
+        format: 'csr',
+        numRows: recorded.numRows,
+        numCols: recorded.numCols,
+        starts: Int32Array.from(recorded.starts),
+        indices: Int32Array.from(recorded.indices),
+        values: Float64Array.from(recorded.values),
+      },
+      integrality: Int32Array.from(recorded.integer),
+    });
+    h.options.set({ output_flag: false, log_to_console: false, random_seed: 0, ...recorded.options, time_limit: 60 });
+    h.setSolution({ colValue: Float64Array.from(recorded.start) });
+    expect(() => h.run()).to.throw('memory access out of bounds');
+  });
+
+  it("the engine's session with the retry's seed solves it to its optimum, and HiGHS keeps working", async () => {
+    const backend = highsBackend(await loadHighs(), RETRY_SEED);
+    const session = backend.open(mipModel(recorded));
+    const outcome = session.solve({
+      objective: { sense: 'min', costs: Float64Array.from(recorded.costs) },
+      rowBounds: new Map(),
+      budget: Budget.forTimeLimit(60),
+      absGap: recorded.options.mip_abs_gap as number,
+      relGap: recorded.options.mip_rel_gap as number,
+      start: Float64Array.from(recorded.start),
+      fewerCuts: true,
+    });
+    expect(backend.failed?.()).to.equal(undefined);
+    expect(outcome.status).to.equal('optimal');
+    // The start (1,450.00019) is within the gap of the optimum: the hours are whole, the rest a tie-break.
+    expect(outcome.objective).to.be.closeTo(1450, 0.001);
+    session.dispose();
+  });
+
+  it('the roster it came from: its group is solved again with seed 1, and the answer has no warning', async () => {
+    const mix = { minRestHours: 6, timezone: 'Pacific/Auckland', firstDay: Date.UTC(2026, 5, 5), days: 1, utcShift: -12 };
+    const request = withWishes(441477, withRules(441476, festival({ seed: 932227, volunteers: 54, shifts: 27, days: 1, groups: 1, locked: 0.09 }), mix));
+    const scheduler = inProcessScheduler({ highs: highsBackend(await loadHighs()) });
+    const deps = { schemas: schemas(), limits: loadConfig({}).limits, scheduler };
+    const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 30, debug: 'true' }, deps);
+    const result = JSON.parse(answer.json) as Json;
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    expect((result.warnings as Json[]).map((w) => w.code)).to.not.include('solver_failed');
+    const [sub, ...others] = result.diagnostics.subproblems as Json[];
+    expect(others).to.deep.equal([]);
+    // The first solve's phases, then the second's, its first phase saying why.
+    const phases = sub!.phases as Json[];
+    const again = phases.findIndex(
+      (ph) =>
+        ph.note === 'solved again from the start on a fresh HiGHS with random_seed 1, after the solver failed (RuntimeError: memory access out of bounds)',
+    );
+    expect(again).to.be.greaterThan(0);
+    expect(phases[again]!.name).to.equal('greedy');
+    expect(phases.slice(again).map((ph) => ph.status)).to.not.include('error');
+    expect(sub!.filled).to.equal(sub!.fill_bound);
+    expect(result.diagnostics.status).to.equal('optimal');
+  });
+});
