@@ -1,9 +1,10 @@
 // Solves one group's subproblem, level by level: a greedy fill first (always an answer), then
 // the MIP improves coverage, then staffing with coverage fixed, then fairness with both fixed,
 // each phase starting from the best schedule so far and stopping early once a cheap bound
-// proves it. Pure: the subproblem and a backend in, assignments and diagnostics out.
+// proves it. Pure: the subproblem and a backend in, assignments and diagnostics out (but for
+// solveSubproblemAgainOnFailure, which loads a fresh backend where the first failed).
 import type { SolverBackend } from './backends/backend.js';
-import { AUGMENT_SHARE, Budget, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S } from './budget.js';
+import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S, type Budget } from './budget.js';
 import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessPieceShapes, fairnessObjective, formulate, squaresShortfall, type Formulation } from './formulate.js';
 import { bestGreedyFill, compareCoverage, filledByClass, greedyFill, previousStart } from './greedy.js';
@@ -178,34 +179,84 @@ export function solveSubproblem(sub: Subproblem, options: SubproblemOptions): Su
   return finish(run, state, proven, f);
 }
 
-/** HiGHS's random seed for the MIPs of a subproblem solved again after the solver failed in it (solveSubproblemAgainOnFailure). */
+/** HiGHS's random seed for a subproblem solved again after the solver failed in it (solveSubproblemAgainOnFailure). */
 export const RETRY_SEED = 1;
 
 /**
  * Solves a subproblem as solveSubproblem does; where the solver failed in it (a trap in HiGHS:
- * SolverBackend.failed) and its time is not spent, solves it once more from the start, on a fresh
- * instance whose MIPs take another random seed (RETRY_SEED). Such a fault follows the path HiGHS's
- * MIP takes: the one MIP found trapping HiGHS 1.15.1 (after the restart its MIP makes at the root;
- * test/fixtures/solver/highs-restart-trap.json) traps with seeds 0 and solves with seeds 1, 2
- * and 3. The second answer is kept, its phases listed after the first one's, unless the solver
- * failed there too and it fills fewer slots (either way its answer warns: solver_failed). The
- * same request meets the same fault, and then the same second solve.
+ * SolverBackend.failed) before its schedule was complete, and its time is not spent, solves it
+ * once more from the start, on a fresh instance with another random seed (RETRY_SEED), in the time
+ * its slice has left. Such a fault follows the path HiGHS's MIP takes: the one MIP found trapping
+ * HiGHS 1.15.1 (after the restart its MIP makes at the root;
+ * test/fixtures/solver/highs-restart-trap.json) traps with seed 0 and solves with seeds 1, 2 and 3.
+ * The better schedule of the two is kept (betterResult; the second on a tie, unless the solver
+ * failed there too), the diagnostics listing both solves' phases, the second's first phase saying
+ * why; a kept schedule the solver failed in warns (solver_failed). While the second solve runs,
+ * only its schedules that fill more than the first's reach `onIncumbent` (the pool keeps the
+ * latest, should the worker be stopped). Without a clock stop in either, the same request meets
+ * the same fault, then the same second solve.
  */
 export async function solveSubproblemAgainOnFailure(sub: Subproblem, options: SubproblemOptions): Promise<SubproblemResult> {
   const first = solveSubproblem(sub, options);
-  const { budget } = options;
+  const { budget, onIncumbent } = options;
   const fresh = first.solverFailure !== undefined && !budget.expired() ? options.backend?.reload?.(RETRY_SEED) : undefined;
   if (!fresh) return first;
   const backend = await fresh;
-  const again = solveSubproblem(sub, { ...options, backend, budget: new Budget(budget.deadline, budget.now, budget.cancelled) });
-  if (again.solverFailure !== undefined && again.filled < first.filled) return first;
+  const firstCoverage = coverageByPriority(sub, first.assignments);
+  const again = solveSubproblem(sub, {
+    ...options,
+    backend,
+    // Sharing the first solve's record of clock stops: whether it failed, and so this solve, may depend on the clock.
+    budget: budget.until(budget.deadline),
+    ...(onIncumbent
+      ? {
+          onIncumbent: (incumbent: SubproblemIncumbent) => {
+            if (compareCoverage(coverageByPriority(sub, incumbent.assignments), firstCoverage) > 0) onIncumbent(incumbent);
+          },
+        }
+      : {}),
+  });
+  const order = betterResult(sub, again, first);
+  const kept = order > 0 || (order === 0 && again.solverFailure === undefined) ? again : first;
   const [start, ...rest] = again.diagnostics.phases;
-  const retold = start && {
-    ...start,
-    note: `solved again from the start on a fresh HiGHS with random_seed ${RETRY_SEED}, after the solver failed (${first.solverFailure})`,
-  };
+  const why = `solved again from the start on a fresh HiGHS with random_seed ${RETRY_SEED}, after the solver failed (${first.solverFailure})`;
+  const retold = start && { ...start, note: kept === again ? why : `${why}; its schedule was not kept: the first was as good or better` };
   const phases = [...first.diagnostics.phases, ...(retold ? [retold] : []), ...rest];
-  return { ...again, diagnostics: { ...again.diagnostics, phases, ms: first.diagnostics.ms + again.diagnostics.ms } };
+  return {
+    ...kept,
+    diagnostics: { ...kept.diagnostics, phases, time_limited: again.diagnostics.time_limited, ms: first.diagnostics.ms + again.diagnostics.ms },
+  };
+}
+
+/** Slots filled by new assignments per priority class, the highest (5) first (as filledByClass, from assignments). */
+function coverageByPriority(sub: Subproblem, assignments: readonly Assignment[]): number[] {
+  const priority = new Map(sub.shifts.map((s) => [s.index, s.priority]));
+  const counts = [0, 0, 0, 0, 0];
+  for (const [, shift] of assignments) counts[5 - (priority.get(shift) ?? 1)]!++;
+  return counts;
+}
+
+/** Whether a level's larger value is the better. */
+const MAXIMIZED: ReadonlySet<LevelDiagnostics['name']> = new Set(['coverage', 'staffing', 'previous', 'preferred']);
+
+/**
+ * Positive where `a` is the better schedule of the subproblem by the objective's order: slots
+ * filled per priority class, then the later levels' values where both results list the same
+ * levels (to a relative 1e-9), 0 where neither is.
+ */
+function betterResult(sub: Subproblem, a: SubproblemResult, b: SubproblemResult): number {
+  const byCoverage = compareCoverage(coverageByPriority(sub, a.assignments), coverageByPriority(sub, b.assignments));
+  if (byCoverage !== 0) return byCoverage;
+  const la = a.diagnostics.levels ?? [];
+  const lb = b.diagnostics.levels ?? [];
+  if (la.length !== lb.length || la.some((l, i) => l.name !== lb[i]!.name || l.priority !== lb[i]!.priority)) return 0;
+  for (let i = 0; i < la.length; i++) {
+    const { name, value } = la[i]!;
+    const other = lb[i]!.value;
+    if (name === 'coverage' || Math.abs(value - other) <= 1e-9 * Math.max(1, Math.abs(value), Math.abs(other))) continue;
+    return MAXIMIZED.has(name) === value > other ? 1 : -1;
+  }
+  return 0;
 }
 
 /** One subproblem's solve: what construction, the levels and the finish share. */
@@ -282,9 +333,10 @@ function construct({ p, phases, options }: Run, augmenting: Budget): { x: Uint8A
 /** The result: the schedule, its suggestions (explained within their own share) and diagnostics. */
 function finish({ sub, options, p, phases, started }: Run, end: Ending, proven: boolean, f?: Formulation): SubproblemResult {
   const { budget } = options;
+  // A failure in the bound of the final schedule below leaves the schedule as it is: not one to say.
+  const solverFailure = options.backend?.failed?.();
   const { suggestions, stats } = suggestChanges(p, end.x, budget.atLeast(EXPLAIN_MIN_MS));
   const levels = f && options.backend ? boundInTimeLeft({ p, phases }, end, f, options.backend, budget) : end.levels;
-  const solverFailure = options.backend?.failed?.();
   const diagnostics: SubproblemDiagnostics = {
     group: sub.group,
     explain: stats,

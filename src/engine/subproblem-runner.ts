@@ -55,16 +55,15 @@ export function inProcessRunner(backends: Partial<Record<BackendName, SolverBack
     async run(job, options = {}) {
       const loaded = backends[job.backend];
       if (!loaded) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };
-      const fresh = replacementFor(loaded);
-      const backend = fresh ? (backends[job.backend] = await fresh) : loaded;
       const { signal, onIncumbent } = options;
       if (signal?.aborted) return { kind: 'lost', reason: 'cancelled before it started' };
-      const budget = startSlice(job.slice, Date.now, signal ? () => signal.aborted : undefined);
       let best: Assignment[] | undefined;
       try {
+        const fresh = replacementFor(loaded);
+        const backend = fresh ? (backends[job.backend] = await fresh) : loaded;
         const result = await solveSubproblemAgainOnFailure(job.sub, {
           backend,
-          budget,
+          budget: startSlice(job.slice, Date.now, signal ? () => signal.aborted : undefined),
           lpText: job.lpText,
           maxMipPairs: job.maxMipPairs,
           onIncumbent: (incumbent) => {
@@ -74,9 +73,13 @@ export function inProcessRunner(backends: Partial<Record<BackendName, SolverBack
         });
         return { kind: 'done', result };
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        return { kind: 'lost', reason: `the solver failed: ${message.split('\n')[0]}`, ...(best ? { incumbent: best } : {}) };
+        return { kind: 'lost', reason: solverFailedReason((e as Error).stack ?? String(e)), ...(best ? { incumbent: best } : {}) };
       }
     },
   };
+}
+
+/** Why a subproblem whose solve threw is lost: the first line of the error (its stack's, as a worker posts it). */
+export function solverFailedReason(error: string): string {
+  return `the solver failed: ${error.split('\n')[0]}`;
 }

@@ -99,7 +99,7 @@ describe('engine: the MIP that HiGHS 1.15.1 traps on after its restart', functio
     const request = withWishes(441477, withRules(441476, festival({ seed: 932227, volunteers: 54, shifts: 27, days: 1, groups: 1, locked: 0.09 }), mix));
     const scheduler = inProcessScheduler({ highs: highsBackend(await loadHighs()) });
     const deps = { schemas: schemas(), limits: loadConfig({}).limits, scheduler };
-    const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 30, debug: 'true' }, deps);
+    const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 60, debug: 'true' }, deps);
     const result = JSON.parse(answer.json) as Json;
     expect(checkSchedule(request, result)).to.deep.equal([]);
     expect((result.warnings as Json[]).map((w) => w.code)).to.not.include('solver_failed');

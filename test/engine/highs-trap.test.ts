@@ -6,6 +6,10 @@
 import { expect } from 'chai';
 import type { Highs } from 'highs';
 import { replacementFor, type PhaseRequest, type SolverBackend } from '../../src/engine/backends/backend.js';
+import { solveSubproblemAgainOnFailure, type SubproblemResult } from '../../src/engine/solve-subproblem.js';
+import { decompose } from '../../src/engine/subproblem.js';
+import type { SubproblemIncumbent } from '../../src/engine/subproblem-runner.js';
+import { normalizeRequest } from '../../src/input/problem.js';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { festival } from '../../bench/generate.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -38,9 +42,10 @@ type Model = ReturnType<Highs['createModel']>;
 
 /**
  * The real HiGHS, but its `trapAt`-th createModel (1-based; 'first MIP': the first with integer
- * columns), or a model's run while `runTraps`, throws `error`; counts the calls that reached HiGHS.
+ * columns), its `runTrapAt`-th run of any model, or a model's run while `runTraps`, throws `error`;
+ * counts the calls that reached HiGHS.
  */
-function trapping(highs: Highs, error: () => Error, trapAt: number | 'first MIP') {
+function trapping(highs: Highs, error: () => Error, trapAt: number | 'first MIP', runTrapAt = 0) {
   let trapped = false;
   const calls = { createModel: 0, run: 0, dispose: 0, changeColsBounds: 0 };
   let runTraps = false;
@@ -64,7 +69,7 @@ function trapping(highs: Highs, error: () => Error, trapAt: number | 'first MIP'
             if (k === 'run')
               return (...a: unknown[]) => {
                 calls.run++;
-                if (runTraps) throw error();
+                if (runTraps || calls.run === runTrapAt) throw error();
                 return (value as (...b: unknown[]) => unknown).apply(m, a);
               };
             if (k === 'dispose')
@@ -239,7 +244,7 @@ describe('engine: a solver that fails while scheduling', function () {
     expect(t.calls.createModel).to.equal(created);
   });
 
-  it('a trap again in the second solve: the better of the two, and the answer warns', async () => {
+  it('a trap again in the second solve: the first is kept where as good, and the answer warns', async () => {
     const t = trapping(highs, memoryTrap, 'first MIP');
     const backend = highsBackend(t.highs);
     const result = await schedule(
@@ -247,8 +252,14 @@ describe('engine: a solver that fails while scheduling', function () {
         highs: { ...backend, reload: async (seed) => highsBackend(trapping(await loadHighs(), memoryTrap, 'first MIP').highs, seed) },
       }),
     );
+    // Both solves end on construction and local search: as good as each other, so the first is kept.
     const kitchen = phasesOf(result, 'kitchen');
-    expect(kitchen.filter((ph) => ph.status === 'error').length).to.be.greaterThan(0);
+    const again = kitchen.findIndex((ph) => (ph.note as string | undefined)?.startsWith('solved again from the start') === true);
+    expect(kitchen[again]!.note).to.equal(
+      'solved again from the start on a fresh HiGHS with random_seed 1, after the solver failed (RuntimeError: memory access out of bounds); its schedule was not kept: the first was as good or better',
+    );
+    expect(failedAt(kitchen)).to.be.lessThan(again);
+    expect(failedAt(kitchen.slice(again))).to.be.greaterThan(-1);
     expect(solverFailed(result)).to.deep.equal([
       {
         code: 'solver_failed',
@@ -257,6 +268,38 @@ describe('engine: a solver that fails while scheduling', function () {
       },
     ]);
     expect(result.diagnostics.status).to.equal('feasible');
+  });
+
+  it('a trap late in the first solve, and a second that does worse: the first is kept, with the warning, and no schedule of the second reaches the pool', async () => {
+    const kitchen = decompose(normalizeRequest(request)).find((sub) => sub.group === 'kitchen')!;
+    const solveKitchen = (backend: SolverBackend, onIncumbent?: (i: SubproblemIncumbent) => void): Promise<SubproblemResult> =>
+      solveSubproblemAgainOnFailure(kitchen, { backend, budget: Budget.forTimeLimit(30), ...(onIncumbent ? { onIncumbent } : {}) });
+    const counted = trapping(highs, memoryTrap, 0);
+    const clean = await solveKitchen(highsBackend(counted.highs));
+    expect(clean.solverFailure).to.equal(undefined);
+    // The last run traps (fairness is at its best by then); the second solve has no working solver: construction and local search only.
+    const t = trapping(highs, memoryTrap, 0, counted.calls.run);
+    const noSolver = (): SolverBackend => ({
+      name: 'highs',
+      open: () => ({ solve: () => ({ status: 'error', objective: null, bound: null, gap: null, ms: 0, message: 'no solver' }), dispose: () => {} }),
+    });
+    let retrying = false;
+    const seen: number[] = [];
+    const reload = (): Promise<SolverBackend> => {
+      retrying = true;
+      return Promise.resolve(noSolver());
+    };
+    const result = await solveKitchen({ ...highsBackend(t.highs), reload }, (incumbent) => {
+      if (retrying) seen.push(incumbent.assignments.length);
+    });
+    expect(retrying).to.equal(true);
+    const alone = await solveKitchen(noSolver());
+    expect(alone.diagnostics.levels!.at(-1)!.value).to.be.greaterThan(clean.diagnostics.levels!.at(-1)!.value); // worse fairness
+    expect(result.solverFailure).to.equal('RuntimeError: memory access out of bounds');
+    // The first solve's schedule: as fair as the clean one (the trapped run could not improve it).
+    expect(result.diagnostics.levels!.at(-1)!.value).to.equal(clean.diagnostics.levels!.at(-1)!.value);
+    expect(result.diagnostics.phases.some((ph) => ph.note?.endsWith('its schedule was not kept: the first was as good or better'))).to.equal(true);
+    expect(seen).to.deep.equal([]);
   });
 
   it('a solve that throws in this thread is lost, not thrown: the greedy fill, with a warning', async () => {
@@ -273,7 +316,7 @@ describe('engine: a solver that fails while scheduling', function () {
     expect(solverFailed(result).map((w) => w.message)).to.deep.equal(
       subs.map(
         (sub) =>
-          `The solver failed while scheduling group ${sub.group} (the solver failed: a bug of ours); that part of the schedule was finished without it, so it may fill fewer slots, or spread the hours less evenly, than it could.`,
+          `The solver failed while scheduling group ${sub.group} (the solver failed: Error: a bug of ours); that part of the schedule was finished without it, so it may fill fewer slots, or spread the hours less evenly, than it could.`,
       ),
     );
   });

@@ -114,7 +114,7 @@ export interface SolverBackend {
   failed?(): string | undefined;
   /**
    * A fresh instance of this backend, loaded anew, to take the place of a failed one
-   * (replacementFor), or with another random seed for its MIPs (0 unless said: solveSubproblemAgain).
+   * (replacementFor), or with another random seed for its solves (0 unless said: solveSubproblemAgainOnFailure).
    */
   reload?(seed?: number): Promise<SolverBackend>;
 }

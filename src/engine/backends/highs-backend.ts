@@ -99,7 +99,7 @@ export async function loadHighs(): Promise<Highs> {
  * A trap in HiGHS's WebAssembly (a RuntimeError such as "memory access out of bounds") leaves its
  * memory in an unknown state, and every later call on that instance with it. Found by a randomized
  * campaign (2026-11-30): one roster of 54 volunteers and 27 shifts with the rules, wishes and locks
- * made HiGHS 1.15.1 trap in a fairness MIP after its restart (MIP_OPTIONS). Before this guard, the
+ * made HiGHS 1.15.1 trap in a fairness MIP after its root restart (test/fixtures/solver). Before this guard, the
  * worker went on with that instance: in a rerun, 71 of the next 78 solves had coverage phases
  * fail the same way and fell back to the greedy fill, so identical requests got other schedules by
  * the worker they landed on, with no clock stop to say so. So an exception from HiGHS's calls
@@ -133,7 +133,7 @@ export function highsBackend(highs: Highs, seed = 0): SolverBackend {
       }
     },
     release(dispose) {
-      if (failed === undefined) calls.run(dispose);
+      if (failed === undefined) calls.attempt(dispose, () => {});
     },
   };
   return {

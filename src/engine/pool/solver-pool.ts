@@ -6,7 +6,14 @@
 import { EventEmitter, once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { CANCEL_GRACE_MS, DEADLINE_GRACE_MS } from '../budget.js';
-import type { Assignment, RunOptions, SubproblemJob, SubproblemOutcome, SubproblemRunner } from '../subproblem-runner.js';
+import {
+  solverFailedReason,
+  type Assignment,
+  type RunOptions,
+  type SubproblemJob,
+  type SubproblemOutcome,
+  type SubproblemRunner,
+} from '../subproblem-runner.js';
 import { raiseFlag, type FromWorker, type ToWorker } from './messages.js';
 
 interface Job {
@@ -170,7 +177,7 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
       job.incumbent = message.incumbent.assignments;
       job.options.onIncumbent?.(message.incumbent);
     } else if (message.type === 'done') this.finish(slot, { kind: 'done', result: message.result });
-    else this.finish(slot, this.lost(job, `the solver failed: ${message.message.split('\n')[0]}`));
+    else this.finish(slot, this.lost(job, solverFailedReason(message.message)));
   }
 
   private sendWarmUp(slot: Slot): void {
