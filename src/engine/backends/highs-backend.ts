@@ -99,8 +99,8 @@ export async function loadHighs(): Promise<Highs> {
  * A trap in HiGHS's WebAssembly (a RuntimeError such as "memory access out of bounds") leaves its
  * memory in an unknown state, and every later call on that instance with it. Found by a randomized
  * campaign (2026-11-30): one roster of 54 volunteers and 27 shifts with the rules, wishes and locks
- * made HiGHS 1.15.1 trap in a fairness MIP after its root restart (test/fixtures/solver). Before this guard, the
- * worker went on with that instance: in a rerun, 71 of the next 78 solves had coverage phases
+ * made HiGHS 1.15.1 trap in a fairness MIP after its root restart (test/fixtures/solver). Before
+ * this guard, the worker went on with that instance: in a rerun, 71 of the next 78 solves had coverage phases
  * fail the same way and fell back to the greedy fill, so identical requests got other schedules by
  * the worker they landed on, with no clock stop to say so. So an exception from HiGHS's calls
  * other than the library's own errors marks the instance failed (SolverBackend.failed): no later
@@ -108,9 +108,11 @@ export async function loadHighs(): Promise<Highs> {
  * is not ours to stop). The calls do not throw for it either: a session's solve ends `error`, a
  * column LP is not solved, a model opened on the failed instance is one whose every solve ends
  * `error`; so the subproblem under way finishes without the solver (its construction, local
- * search and explanations), and its result says the solver failed (SubproblemResult.solverFailure,
- * a warning in the answer). A solver worker then loads a fresh instance (solve-worker.ts), as the
- * in-thread runner does before its next subproblem (subproblem-runner.ts).
+ * search and explanations), and its result says the solver failed (SubproblemResult.solverFailure).
+ * It is then solved again on a fresh instance of another seed, the better schedule kept, and the
+ * answer warns where that is one the solver failed in (solveSubproblemAgainOnFailure). A solver
+ * worker then loads a fresh instance of the usual seed (solve-worker.ts), as the in-thread runner
+ * does before its next subproblem (subproblem-runner.ts).
  */
 export function highsBackend(highs: Highs, seed = 0): SolverBackend {
   let failed: string | undefined;
