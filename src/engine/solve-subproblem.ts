@@ -3,7 +3,7 @@
 // each phase starting from the best schedule so far and stopping early once a cheap bound
 // proves it. Pure: the subproblem and a backend in, assignments and diagnostics out (but for
 // solveSubproblemAgainOnFailure, which loads a fresh backend where the first failed).
-import type { SolverBackend } from './backends/backend.js';
+import { improves, type SolverBackend } from './backends/backend.js';
 import { AUGMENT_SHARE, EXPLAIN_MIN_MS, EXPLAIN_SHARE, MIN_PHASE_S, type Budget } from './budget.js';
 import { loadsOf, prepare, type Prepared } from './candidates.js';
 import { columnValues, fairnessPieceShapes, fairnessObjective, formulate, squaresShortfall, type Formulation } from './formulate.js';
@@ -242,7 +242,7 @@ const MAXIMIZED: ReadonlySet<LevelDiagnostics['name']> = new Set(['coverage', 's
 /**
  * Positive where `a` is the better schedule of the subproblem by the objective's order: slots
  * filled per priority class, then the later levels' values where both results list the same
- * levels (to a relative 1e-9), 0 where neither is.
+ * levels (improves), 0 where neither is.
  */
 function betterResult(sub: Subproblem, a: SubproblemResult, b: SubproblemResult): number {
   const byCoverage = compareCoverage(coverageByPriority(sub, a.assignments), coverageByPriority(sub, b.assignments));
@@ -253,8 +253,9 @@ function betterResult(sub: Subproblem, a: SubproblemResult, b: SubproblemResult)
   for (let i = 0; i < la.length; i++) {
     const { name, value } = la[i]!;
     const other = lb[i]!.value;
-    if (name === 'coverage' || Math.abs(value - other) <= 1e-9 * Math.max(1, Math.abs(value), Math.abs(other))) continue;
-    return MAXIMIZED.has(name) === value > other ? 1 : -1;
+    const sense = MAXIMIZED.has(name) ? 'max' : 'min';
+    if (name !== 'coverage' && improves(sense, value, other)) return 1;
+    if (name !== 'coverage' && improves(sense, other, value)) return -1;
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 // What the engine asks of whatever solves its subproblems (the worker pool, or this thread): a
 // job in, an outcome out, with cancellation and progress. The engine's own terms; the pool
 // adapts its messages to them, so pool internals never reach the engine's callers.
-import { replacementFor, type BackendName, type SolverBackend } from './backends/backend.js';
+import { workingBackend, type BackendName, type SolverBackend } from './backends/backend.js';
 import { startSlice, type BudgetSlice } from './budget.js';
 import type { PhaseName } from './levels.js';
 import { solveSubproblemAgainOnFailure, type SubproblemResult } from './solve-subproblem.js';
@@ -53,14 +53,12 @@ export interface SubproblemRunner {
 export function inProcessRunner(backends: Partial<Record<BackendName, SolverBackend>>): SubproblemRunner {
   return {
     async run(job, options = {}) {
-      const loaded = backends[job.backend];
-      if (!loaded) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };
+      if (!backends[job.backend]) return { kind: 'lost', reason: `backend ${job.backend} is not loaded` };
       const { signal, onIncumbent } = options;
       if (signal?.aborted) return { kind: 'lost', reason: 'cancelled before it started' };
       let best: Assignment[] | undefined;
       try {
-        const fresh = replacementFor(loaded);
-        const backend = fresh ? (backends[job.backend] = await fresh) : loaded;
+        const backend = await workingBackend(backends, job.backend);
         const result = await solveSubproblemAgainOnFailure(job.sub, {
           backend,
           budget: startSlice(job.slice, Date.now, signal ? () => signal.aborted : undefined),

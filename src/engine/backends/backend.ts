@@ -124,6 +124,17 @@ export function replacementFor(backend: SolverBackend): Promise<SolverBackend> |
   return backend.failed?.() === undefined ? undefined : backend.reload?.();
 }
 
+/**
+ * The backend `name` of a thread's loaded `backends`, a fresh one put in its place first where it
+ * failed (replacementFor): a solver worker and the in-thread runner call it before each
+ * subproblem. Undefined where that backend is not loaded.
+ */
+export async function workingBackend(backends: Partial<Record<BackendName, SolverBackend>>, name: BackendName): Promise<SolverBackend | undefined> {
+  const loaded = backends[name];
+  const fresh = loaded && replacementFor(loaded);
+  return fresh ? (backends[name] = await fresh) : loaded;
+}
+
 /** One column of a ColumnLp: its cost, and its coefficients by row (rows increasing); it is >= 0. */
 export interface LpColumn {
   cost: number;

@@ -4,7 +4,7 @@
 // answers at once with its best schedule.
 import { setFlagsFromString } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { replacementFor, type BackendName, type SolverBackend } from '../backends/backend.js';
+import { workingBackend, type BackendName, type SolverBackend } from '../backends/backend.js';
 import { highsBackend, loadHighs } from '../backends/highs-backend.js';
 import { jslpBackend } from '../backends/jslp-backend.js';
 import { startSlice } from '../budget.js';
@@ -34,13 +34,6 @@ const post = (message: FromWorker): void => {
 // they do not (BENCHMARKS.md, "The twenty-sixth session").
 let warming: { stop: () => void } | undefined;
 
-// After a trap in HiGHS's WebAssembly the instance is failed (highsBackend): the job solves its
-// subproblem again on a fresh instance of another seed (solveSubproblemAgainOnFailure), and a fresh
-// one of the usual seed is loaded once the job ends (after a trap in the warm-up, when the next
-// job comes); the next job waits for it, out of its own slice. A load after the thread's first
-// takes 9-18 ms (V8 keeps the compiled module; the first took 3.3 s, 2026-11-30).
-let reloading: Promise<void> | undefined;
-
 port.on('message', (message: ToWorker) => {
   if (message.type === 'warm-up') {
     const jobSent = flagCheck(message.jobSent);
@@ -49,27 +42,20 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   warming?.stop();
-  reloadIfFailed();
-  // A failed load is an unhandled rejection, waited on or not: the worker fails, and the pool replaces it.
-  if (reloading) void reloading.then(() => solve(message));
-  else void solve(message);
+  void solve(message);
 });
-
-/** Starts loading a fresh HiGHS where the one in use failed (a trap, in a job or the warm-up); the next job waits for it. */
-function reloadIfFailed(): void {
-  const fresh = reloading ? undefined : replacementFor(backends.highs);
-  if (!fresh) return;
-  reloading = fresh.then((backend) => {
-    backends.highs = backend;
-    reloading = undefined;
-  });
-}
 
 async function solve(message: Extract<ToWorker, { type: 'solve' }>): Promise<void> {
   const { id, job } = message;
   try {
+    // After a trap in HiGHS's WebAssembly (a job's or the warm-up's) the instance is failed
+    // (highsBackend): the job that met it solved its subproblem again on a fresh instance of another
+    // seed (solveSubproblemAgainOnFailure), and the next job loads one of the usual seed first, out
+    // of its own slice. A load after the thread's first takes 9-18 ms (V8 keeps the compiled
+    // module; the first took 3.3 s, 2026-11-30).
+    const backend = await workingBackend(backends, job.backend);
     const result = await solveSubproblemAgainOnFailure(job.sub, {
-      backend: backends[job.backend],
+      backend,
       budget: startSlice(job.slice, Date.now, flagCheck(message.cancel)),
       lpText: job.lpText,
       maxMipPairs: job.maxMipPairs,
@@ -81,6 +67,5 @@ async function solve(message: Extract<ToWorker, { type: 'solve' }>): Promise<voi
   } catch (e) {
     post({ type: 'failed', id, message: (e as Error).stack ?? String(e) });
   }
-  reloadIfFailed();
 }
 post({ type: 'ready' });
