@@ -205,6 +205,16 @@ const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
  * up to 0.5 s).
  */
 export const WISH_WINDOW_PAIRS = 1000;
+
+/**
+ * The LP of the whole model that follows a level's windows (ObjectiveLevel.wholeAfterWindows)
+ * stops after this many simplex iterations, a count of work rather than seconds, so a larger
+ * time limit does not buy it more time for the same schedule. Measured on joined subproblems of
+ * rules and wishes of 8,429-14,681 candidate pairs (the twenty-ninth session): the LPs that
+ * finished took 1,861-4,314 iterations (0.27-1.26 s); those of the preferred shifts on two
+ * others had not finished after 4,500-6,646 (1.0-1.3 s, stopped by the clock).
+ */
+export const WHOLE_AFTER_WINDOWS_LP_ITERATIONS = 5_000;
 /**
  * Staffing's windows: WINDOW_PAIRS, or half the subproblem's pairs where that is less (one
  * window would hold them all, and the MIP over them all is what stopped short). Measured on the
@@ -445,6 +455,16 @@ export interface ObjectiveLevel {
    * its windows still run after it: each is a small MIP, which the whole model's size does not slow.
    */
   localWindows?: boolean;
+  /**
+   * Where the level keeps to local search (LevelState.localRefinement) and its windows (localWindows)
+   * end on passes that gain nothing with the level unproven, and with time left: its LP, RINS and
+   * MIP of the whole model follow, as on a smaller subproblem (the levels of wishes). Measured on
+   * joined subproblems of rules and wishes of 6,146-20,829 candidate pairs (BENCHMARKS.md, the
+   * twenty-ninth session): where the windows settle, the whole model's LP takes 0.3-1.3 s and
+   * proves or improves the level the windows left (hours short 145 -> 138 proven, 263 -> 259
+   * proven; preferred shifts 64 -> 67); where the clock stops the windows, nothing follows.
+   */
+  wholeAfterWindows?: boolean;
   /** The most candidate pairs a window of this level holds (default WINDOW_PAIRS). */
   windowsSize?(p: Prepared): number;
   /**
@@ -714,6 +734,7 @@ const wishLevel = (wish: (w: Wishes) => WishLevel | undefined, kind?: UnmetWish)
         rinsPhase: `${kind}_rins` as const,
         windowsPhase: `${kind}_lns` as const,
         localWindows: true,
+        wholeAfterWindows: true,
         windowsSize: () => WISH_WINDOW_PAIRS,
         windowsOf: (s: LevelState, pass: number, _bound: number, size: number) => wishWindows(s.p, s.x, s.f.wishes.goals, kind, size, pass),
       }
@@ -1266,8 +1287,10 @@ class LevelRunner {
     const biased = bias ? { sense: full.sense, costs: this.restrict(full.costs.map((c, j) => c + bias[j]!)) } : objective;
     let proven = level.proven(level.value(s, s.values), bound);
     if (proven && level.alwaysShown) note(s.phases, level.mipPhase, 'optimal', level.value(s, s.values), bound, 0, 'proven by its cheap bound');
-    const localOnly = (text: string): { proven: boolean; bound: number } => {
+    // Local search and windows only; `settled`: the windows ended on passes that gained nothing, not on the clock.
+    const localOnly = (text: string): { proven: boolean; bound: number; settled: boolean } => {
       note(s.phases, level.lpPhase, 'skipped', null, bound, 0, text);
+      let settled = false;
       if (level.polish) {
         level.polish(s, bound);
         proven = level.proven(level.value(s, s.values), bound);
@@ -1284,20 +1307,30 @@ class LevelRunner {
         proven = this.runGuidedWindows(level, held, biased, rowBounds, bound, (pass, size) => level.guidedWindowsOf!(s, guide, pass, bound, size));
       }
       if (!proven && level.localWindows) {
-        this.windows(level, held, biased, rowBounds, bound);
+        settled = this.windows(level, held, biased, rowBounds, bound);
         proven = level.proven(level.value(s, s.values), bound);
       }
+      return { proven, bound, settled };
+    };
+    const done = (): { proven: boolean; bound: number } => {
       level.after?.(s, proven, bound);
       return { proven, bound };
     };
+    // The level's windows ran before its LP and MIP of the whole (wholeAfterWindows): none after them.
+    let windowsRan = false;
     if (level.refines && s.localRefinement !== undefined) {
-      if (!proven) return localOnly(s.localRefinement);
-      level.after?.(s, proven, bound);
-      return { proven, bound };
+      if (proven) return done();
+      const whole = level.wholeAfterWindows === true;
+      const local = localOnly(whole ? `${s.localRefinement} before its windows` : s.localRefinement);
+      if (!whole || local.proven || !local.settled) return done();
+      windowsRan = true;
     }
     if (!proven) {
       const over = this.overSize(level);
-      if (over) return localOnly(`${over}: local search and the cheap bounds only`);
+      if (over) {
+        localOnly(`${over}: local search and the cheap bounds only`);
+        return done();
+      }
     }
     if (!proven && level.beforeSolver) {
       level.beforeSolver(s, bound);
@@ -1331,12 +1364,23 @@ class LevelRunner {
         }
       }
     }
+    // After the windows (wholeAfterWindows), the LP stops at a count of simplex iterations before the clock.
+    const lpIterations = windowsRan ? WHOLE_AFTER_WINDOWS_LP_ITERATIONS : undefined;
+    let lpCapped = false;
     if (!proven) {
       const lpSession = level.warmLp ? this.lpSessionFor() : undefined;
       const lp = this.phase(
         level.lpPhase,
         // From the optimum of an LP the session solved before (lpSession.warm): by the primal simplex method (ObjectiveLevel.warmLp).
-        { objective, rowBounds, absGap: 0, relGap: 0, relaxation: true, ...(lpSession?.warm ? { primal: true } : {}) },
+        {
+          objective,
+          rowBounds,
+          absGap: 0,
+          relGap: 0,
+          relaxation: true,
+          ...(lpSession?.warm ? { primal: true } : {}),
+          ...(lpIterations ? { lpIterations } : {}),
+        },
         LP_SHARE,
         lpSession,
       );
@@ -1344,6 +1388,7 @@ class LevelRunner {
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
       proven = level.proven(level.value(s, s.values), bound);
       lpFinished = lp?.status === 'optimal';
+      lpCapped = lpIterations !== undefined && lp?.message !== undefined && lp.status === 'timedout';
       relaxed = lp?.relaxed;
     }
     const rins = (): void => {
@@ -1358,7 +1403,7 @@ class LevelRunner {
       proven = level.proven(level.value(s, s.values), bound);
     }
     if (!proven && !lpFinished) {
-      note(s.phases, level.mipPhase, 'skipped', null, null, 0, level.skipNote);
+      note(s.phases, level.mipPhase, 'skipped', null, null, 0, lpCapped ? 'the LP relaxation stopped at its cap of simplex iterations' : level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
       const request = level.mipRequest(bound, level.value(s, s.values));
@@ -1378,7 +1423,7 @@ class LevelRunner {
       }
     }
     if (rinsAfter) rins();
-    if (!proven && level.windowsPhase && !windowsFirst) {
+    if (!proven && level.windowsPhase && !windowsFirst && !windowsRan) {
       this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
     }
@@ -1393,7 +1438,8 @@ class LevelRunner {
    * every pair outside it fixed at its value, so the MIP is small; a better schedule is taken as
    * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or
    * `share` of the time left is spent. A window proves nothing about the whole, so the bound stays.
-   * With `guided`, its windows (for each pass, at most the level's window size each) instead of
+   * True when the search ended on its own (passes, or the level's windowsStall windows in a row,
+   * that gained nothing), not on the clock, with windows to solve. With `guided`, its windows (for each pass, at most the level's window size each) instead of
    * the level's own, every slot kind's full_s free, and its note says which pairs they are of.
    */
   private windows(
@@ -1404,7 +1450,7 @@ class LevelRunner {
     bound: number,
     share = level.windowsShare ?? level.mipShare,
     guided?: { of: (pass: number, size: number) => Uint8Array[]; what: string; stall?: number },
-  ): void {
+  ): boolean {
     const { s } = this;
     const { p } = s;
     if (this.jslpLimits(level)?.windows === false) {
@@ -1417,7 +1463,7 @@ class LevelRunner {
         0,
         'no windows with javascript-lp-solver, whose branch and bound does not finish them',
       );
-      return;
+      return false;
     }
     const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
     const windowsOf = (pass: number): Uint8Array[] =>
@@ -1430,7 +1476,7 @@ class LevelRunner {
             : shiftWindows(p, size);
     const budget = s.budget.share(share);
     const first = windowsOf(0);
-    if (first.length === 0 || s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
+    if (first.length === 0 || s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return false;
     const started = s.budget.now();
     const before = level.value(s, s.values);
     // Guided windows free full_s as RINS does: staffing stays held by its row, though which slot
@@ -1480,6 +1526,7 @@ class LevelRunner {
       ms: s.budget.now() - started,
       note: text,
     });
+    return (idle >= 2 || idleWindows >= stall) && !budget.expired();
   }
 
   /**

@@ -3,29 +3,36 @@
 // basis of the class before's, on the same model. A spy around HiGHS checks that every class's LP
 // goes there, that the session runs nothing but LPs and is gone before the levels after coverage,
 // that every LP after the first asks for the primal simplex method (from the last optimum), and
-// that each LP's optimum is the one a fresh session finds by HiGHS's default method.
+// that each LP's optimum is the one a fresh session finds by HiGHS's default method. And an LP's
+// cap on simplex iterations (PhaseRequest.lpIterations), which the LP of the whole model after a
+// level's windows takes (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so
+// and is no bound, the budget records no stop by the clock, and the cap holds for that solve only
+// (the options stay on a HiGHS instance between solves).
 import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
-import { decompose } from '../../src/engine/subproblem.js';
+import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
 import { highsOnce, spy } from '../helpers/engine.js';
 
-describe('engine: the LPs of the priority classes start from the class before', function () {
+/** A scarce festival with the rules (priorities 1-5 on every shift): its largest subproblem, several classes unproven by their cheap bounds. */
+function scarceWithRules(): Subproblem {
+  const request = withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
+    minRestHours: 8,
+    timezone: 'Europe/Berlin',
+    firstDay: Date.UTC(2026, 5, 5),
+    days: 2,
+    utcShift: -2,
+  });
+  return decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
+}
+
+describe('engine: the LPs of the priority classes start from the class before; an LP capped by simplex iterations', function () {
   this.timeout(120_000);
 
   it('go to one session of LPs alone, closed before staffing, each with the optimum of a fresh session', async () => {
-    // A scarce festival with the rules (priorities 1-5 on every shift): one subproblem, several classes unproven by their cheap bounds.
-    const request = withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
-      minRestHours: 8,
-      timezone: 'Europe/Berlin',
-      firstDay: Date.UTC(2026, 5, 5),
-      days: 2,
-      utcShift: -2,
-    });
-    const subs = decompose(normalizeRequest(request));
-    const sub = subs.reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
+    const sub = scarceWithRules();
     const highs = await highsOnce();
     const { backend, sessions, calls } = spy(highs);
     const result = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
@@ -56,5 +63,36 @@ describe('engine: the LPs of the priority classes start from the class before', 
         fresh.dispose();
       }
     });
+  });
+
+  it('capped by simplex iterations, stops at the cap, not by the clock, with no bound and a message; the next solve on the instance has no cap', async () => {
+    const sub = scarceWithRules();
+    const highs = await highsOnce();
+    const { backend, sessions } = spy(highs);
+    solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
+    // A coverage LP of the subproblem, as the engine asked for it.
+    const asked = sessions
+      .flatMap((s) => s.requests.map((req, k) => ({ model: s.model, req, out: s.outcomes[k]! })))
+      .find((r) => r.req.relaxation === true && r.out.status === 'optimal');
+    expect(asked, 'an LP the engine solved').to.not.equal(undefined);
+    const { model, req, out } = asked!;
+
+    const session = highs.open(model);
+    try {
+      const budget = Budget.forTimeLimit(60);
+      const capped = session.solve({ ...req, primal: false, lpIterations: 3, budget });
+      expect(capped.status).to.equal('timedout');
+      expect(capped.objective).to.equal(null);
+      expect(capped.bound).to.equal(null);
+      expect(capped.message).to.equal('stopped at its cap of 3 simplex iterations, not by the clock');
+      expect(budget.timeLimited(), 'no stop by the clock recorded').to.equal(false);
+
+      const again = session.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });
+      expect(again.status).to.equal('optimal');
+      expect(again.objective).to.be.closeTo(out.objective!, 1e-6);
+      expect(again.message).to.equal(undefined);
+    } finally {
+      session.dispose();
+    }
   });
 });

@@ -3,7 +3,8 @@
 // short_lns, preferred_lns): the volunteers whose wish is unmet, each with those who could give
 // way to it, re-solved as small MIPs with the rest of the schedule fixed. The windows also run
 // where the levels keep to local search: a large subproblem that joins several groups
-// (LevelState.localRefinement).
+// (LevelState.localRefinement), and there come first: the LP, RINS and MIP of the whole follow
+// them only where they end on passes that gain nothing (ObjectiveLevel.wholeAfterWindows).
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { prepare, type Prepared } from '../../src/engine/candidates.js';
@@ -42,6 +43,37 @@ function unmet(p: Prepared, goals: SoftGoals, x: Uint8Array, kind: UnmetWish): n
 function rulesAndWishesFestival(): ScheduleRequest {
   const mix = { minRestHours: 10, timezone: 'Europe/Berlin', firstDay: Date.UTC(2026, 5, 5), days: 3, utcShift: -2 };
   return withWishes(819, withRules(820, festival({ seed: 821, volunteers: 250, shifts: 180, days: 3, groups: 5 }), mix));
+}
+
+type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+type Level = { name: string; value: number; bound: number; proven: boolean };
+
+/**
+ * On a joined subproblem whose levels of wishes keep to local search: each level's windows come
+ * before any LP of the whole, and such an LP follows only windows that ended on their own
+ * (status feasible, not timedout), with the level unproven.
+ */
+function expectWindowsBeforeTheWhole(phases: Phase[]): void {
+  for (const kind of ['avoided', 'short', 'preferred']) {
+    const mine = phases.filter((ph) => ph.name.startsWith(`${kind}_`) || ph.name === kind);
+    // Absent, or proven by its cheap bound (one step).
+    if (mine.length === 0 || mine[0]!.name === kind) continue;
+    expect(mine[0], kind).to.include({ name: `${kind}_lp`, status: 'skipped' });
+    expect(mine[0]!.note, kind).to.match(/: no LP or MIP of the whole subproblem before its windows$/);
+    const windows = mine.findIndex((ph) => ph.name === `${kind}_lns`);
+    if (windows < 0) {
+      expect(mine, kind).to.have.length(1);
+      continue;
+    }
+    const after = mine.slice(windows + 1);
+    if (after.length === 0) continue;
+    expect(windows, kind).to.equal(1);
+    expect(mine[windows], kind).to.include({ status: 'feasible' });
+    expect(after[0], kind)
+      .to.include({ name: `${kind}_lp` })
+      .and.not.include({ status: 'skipped' });
+    expect(after.map((ph) => ph.name)).to.not.include(`${kind}_lns`);
+  }
 }
 
 describe('engine: RINS and windows for the levels of wishes', function () {
@@ -139,12 +171,10 @@ describe('engine: RINS and windows for the levels of wishes', function () {
     expect(result.summary.preferred_assigned).to.equal(levels.get('preferred')!.value);
   });
 
-  it('on a large joined subproblem of rules and wishes (no LP or MIP of the whole), the windows lower the hours short and meet more preferred shifts, coverage and staffing kept, and the schedule passes the checker', async () => {
+  it('on a large joined subproblem of rules and wishes (no LP or MIP of the whole before them), the windows lower the hours short and meet more preferred shifts, coverage and staffing kept, and the schedule passes the checker', async () => {
     const request = rulesAndWishesFestival();
     const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
-    type Level = { name: string; value: number; bound: number; proven: boolean };
     const [sub, ...others] = result.diagnostics.subproblems as Array<{ group: string; phases: Phase[]; levels: Level[] }>;
     expect(others).to.deep.equal([]);
     expect(sub!.group.split(' + ')).to.have.length(5);
@@ -159,9 +189,31 @@ describe('engine: RINS and windows for the levels of wishes', function () {
     expect(preferred.note).to.match(window);
     expect(gained(preferred.note)).to.be.at.least(1);
     const levels = new Map(sub!.levels.map((l) => [l.name, l]));
+    // What follows the windows (the LP of the whole, which proves the hours short at 158) meets no more here.
     expect(levels.get('short')!.value).to.equal(short.objective);
     expect(levels.get('preferred')!.value).to.equal(preferred.objective);
     for (const l of sub!.levels.filter((l) => l.name === 'coverage')) expect(l.proven).to.equal(true);
     expect(result.summary.filled_slots).to.equal(sub!.levels.filter((l) => l.name === 'coverage').reduce((t, l) => t + l.value, 0));
+    expectWindowsBeforeTheWhole(sub!.phases);
+  });
+
+  it('there, once the windows of hours short end on passes that gain nothing, the LP of the whole follows them and proves the level; no windows after it', async () => {
+    const request = rulesAndWishesFestival();
+    // 20 s: the windows end on their own well before their share of the time (about 2.3 s at 10 s).
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 20 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Level[] }>;
+    expectWindowsBeforeTheWhole(sub!.phases);
+    const short = sub!.phases.filter((ph) => ph.name.startsWith('short'));
+    // Measured: 172 -> 158 hours short by the windows (four passes), then the whole model's LP at 158.
+    expect(short.map((ph) => [ph.name, ph.status])).to.deep.equal([
+      ['short_lp', 'skipped'],
+      ['short_lns', 'feasible'],
+      ['short_lp', 'optimal'],
+    ]);
+    expect(short[2]!.objective).to.be.closeTo(short[1]!.objective!, 1e-6);
+    const level = sub!.levels.find((l) => l.name === 'short')!;
+    expect(level).to.include({ proven: true });
+    expect(level.value).to.be.closeTo(short[1]!.objective!, 1e-6);
   });
 });

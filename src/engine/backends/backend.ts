@@ -31,6 +31,12 @@ export interface PhaseRequest {
    */
   primal?: boolean;
   /**
+   * For a relaxation: stop after this many simplex iterations, where a backend can count them (a
+   * count of work, as stallIterations, so the stop is the same on any machine and at any time
+   * limit); the outcome is then `timedout` without a bound, with a message saying so.
+   */
+  lpIterations?: number;
+  /**
    * Stop once the MIP's LPs have run this many simplex iterations without a better incumbent: a
    * count of work, not of seconds, so a request stops at the same point whatever the machine's
    * load and whatever its time limit (identical requests, identical schedules).

@@ -58,6 +58,8 @@ const PRIMAL_SIMPLEX = 4;
  */
 export const CUT_POOL_LIMIT = 500;
 const DEFAULT_CUT_POOL = 10_000;
+/** HiGHS's default simplex_iteration_limit (kHighsIInf): no limit. */
+const HIGHS_INT_MAX = 2_147_483_647;
 
 /** Every HiGHS model status, mapped: [status when a valid solution came back, status without]. */
 const STATUS_TABLE: Record<ModelStatus, [PhaseStatus, PhaseStatus]> = {
@@ -239,6 +241,8 @@ function solveOnce(
     mip_abs_gap: req.absGap,
     solve_relaxation: req.relaxation === true,
     mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
+    // Set on every solve, as the options stay on the instance: HiGHS's own default where none is asked.
+    simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
     // Only the sessions of parts ask for this (a session of their own), so the others keep HiGHS's defaults.
     ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
   });
@@ -424,8 +428,10 @@ function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest
   if (req.relaxation) {
     // Its objective bounds the MIP; its column values are what RINS compares the schedule with (levels.ts).
     const ok = modelStatus === highs.constants.modelStatus.optimal && Number.isFinite(objective);
+    const cap = modelStatus === highs.constants.modelStatus.iterationLimit ? req.lpIterations : undefined;
     return {
       status: ok ? 'optimal' : without,
+      ...(cap !== undefined ? { message: `stopped at its cap of ${cap.toLocaleString('en-US')} simplex iterations, not by the clock` } : {}),
       objective: ok ? objective : null,
       bound: ok ? objective : null,
       gap: null,
