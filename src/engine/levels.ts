@@ -337,7 +337,8 @@ export interface LevelState {
   /**
    * When set, the levels after coverage (staffing, avoided and preferred shifts, hours short,
    * fairness; not the previous assignments) keep to their cheap bounds, local search and, where
-   * ObjectiveLevel.localWindows, their windows, without an LP or MIP of the whole model; the text
+   * ObjectiveLevel.localWindows, their windows, without an LP or MIP of the whole model, but for
+   * the levels of wishes where their windows settle (ObjectiveLevel.wholeAfterWindows); the text
    * says why (diagnostics).
    */
   localRefinement?: string;
@@ -457,8 +458,10 @@ export interface ObjectiveLevel {
   localWindows?: boolean;
   /**
    * Where the level keeps to local search (LevelState.localRefinement) and its windows (localWindows)
-   * end on passes that gain nothing with the level unproven, and with time left: its LP, RINS and
-   * MIP of the whole model follow, as on a smaller subproblem (the levels of wishes). Measured on
+   * end on passes that gain nothing with the level unproven: its LP of the whole model follows,
+   * capped at WHOLE_AFTER_WINDOWS_LP_ITERATIONS, then its RINS and its MIP with a stall window of
+   * STALL_ITERATIONS, as on a smaller subproblem (the levels of wishes; with HiGHS only, whose LP
+   * can be capped by a count of work: javascript-lp-solver keeps to the windows). Measured on
    * joined subproblems of rules and wishes of 6,146-20,829 candidate pairs (BENCHMARKS.md, the
    * twenty-ninth session): where the windows settle, the whole model's LP takes 0.3-1.3 s and
    * proves or improves the level the windows left (hours short 145 -> 138 proven, 263 -> 259
@@ -1320,12 +1323,12 @@ class LevelRunner {
     let windowsRan = false;
     if (level.refines && s.localRefinement !== undefined) {
       if (proven) return done();
-      const whole = level.wholeAfterWindows === true;
+      const whole = level.wholeAfterWindows === true && this.backend.name === 'highs';
       const local = localOnly(whole ? `${s.localRefinement} before its windows` : s.localRefinement);
       if (!whole || local.proven || !local.settled) return done();
       windowsRan = true;
     }
-    if (!proven) {
+    if (!proven && !windowsRan) {
       const over = this.overSize(level);
       if (over) {
         localOnly(`${over}: local search and the cheap bounds only`);
@@ -1388,7 +1391,7 @@ class LevelRunner {
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
       proven = level.proven(level.value(s, s.values), bound);
       lpFinished = lp?.status === 'optimal';
-      lpCapped = lpIterations !== undefined && lp?.message !== undefined && lp.status === 'timedout';
+      lpCapped = lp?.lpCapped === true;
       relaxed = lp?.relaxed;
     }
     const rins = (): void => {
@@ -1407,7 +1410,9 @@ class LevelRunner {
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
       const request = level.mipRequest(bound, level.value(s, s.values));
-      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...request }, level.mipShare);
+      // After the windows (wholeAfterWindows), a stall window too: it ends on its own, as they did.
+      const stall = windowsRan && request.stallIterations === undefined ? { stallIterations: STALL_ITERATIONS } : {};
+      const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...request, ...stall }, level.mipShare);
       if (outcome) {
         const accepted = this.accept(outcome, level, held);
         if (level.boundFromMip && outcome.bound !== null) bound = level.tighten(bound, outcome.bound);

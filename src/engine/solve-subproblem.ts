@@ -82,7 +82,7 @@ export interface SubproblemOptions {
   lpText?: boolean;
   /** Larger subproblems skip the MIP and keep the greedy fill (status feasible). */
   maxMipPairs?: number;
-  /** Larger subproblems of several groups refine staffing, the wishes (but the previous assignments) and fairness without an LP or MIP of the whole (DEFAULT_MAX_JOINED_REFINE_PAIRS). */
+  /** Larger subproblems of several groups refine staffing, the wishes (but the previous assignments) and fairness without an LP or MIP of the whole, but after the wishes' windows settle (DEFAULT_MAX_JOINED_REFINE_PAIRS). */
   maxJoinedRefinePairs?: number;
   /** Called with each better schedule as it is found (the pool keeps it in case of a crash). */
   onIncumbent?: (incumbent: SubproblemIncumbent) => void;
@@ -94,7 +94,9 @@ export const DEFAULT_MAX_MIP_PAIRS = 250_000;
  * pairs than this refines staffing, the wishes (but the previous assignments) and fairness
  * without an LP or MIP of its whole model, against their cheap bounds: local search, then for
  * staffing and the wishes their windows (small MIPs with the rest fixed;
- * ObjectiveLevel.localWindows). The LPs of its whole model take seconds and the MIPs gained
+ * ObjectiveLevel.localWindows), and for the wishes, where the windows end on passes that gain
+ * nothing, the LP of the whole capped by simplex iterations, RINS and the MIP
+ * (ObjectiveLevel.wholeAfterWindows). The LPs of its whole model take seconds and the MIPs gained
  * nothing on any such instance measured. Measured on 2.2 festivals of six joined groups (the
  * fairness LP; the staffing LP and MIP cost about as much): 1,275 pairs 0.1 s, 2,931 pairs
  * 0.35 s, 4,994 pairs 0.9 s, 20,829 pairs 4-5 s (rules-festival-400x300: neither finished in its share of 10 s); the

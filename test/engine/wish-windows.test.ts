@@ -11,12 +11,15 @@ import { prepare, type Prepared } from '../../src/engine/candidates.js';
 import { greedyFill } from '../../src/engine/greedy.js';
 import { WISH_WINDOW_PAIRS, wishWindows, type UnmetWish } from '../../src/engine/levels.js';
 import { SHORT_EPS, softGoals, type SoftGoals } from '../../src/engine/soft-goals.js';
-import { decompose } from '../../src/engine/subproblem.js';
+import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
+import { Budget } from '../../src/engine/budget.js';
+import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
+import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { festival, withRules, withWishes } from '../../bench/generate.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
-import { groupOnly, solve } from '../helpers/engine.js';
+import { groupOnly, highsOnce, solve } from '../helpers/engine.js';
 
 /** The largest subproblem of a festival with wishes, its goals and its greedy fill. */
 function greedyWithWishes(seed: number): { p: Prepared; goals: SoftGoals; x: Uint8Array } {
@@ -37,6 +40,16 @@ function unmet(p: Prepared, goals: SoftGoals, x: Uint8Array, kind: UnmetWish): n
         ? hours[v]! < goals.wanted[v]! - SHORT_EPS
         : p.byVolunteer[v]!.some((pair) => (kind === 'avoided' ? goals.avoided[pair] === 1 && x[pair] === 1 : goals.preferred[pair] === 1 && x[pair] === 0)),
     );
+}
+
+/** A festival of 3 groups with the rules and the wishes: its largest subproblem, joined by additional groups and past the wishes' window size (1,000 pairs). */
+function smallJoinedWithWishes(): Subproblem {
+  const mix = { minRestHours: 9, timezone: 'Europe/Berlin', firstDay: Date.UTC(2026, 5, 5), days: 2, utcShift: -2 };
+  const request = withWishes(841, withRules(842, festival({ seed: 843, volunteers: 80, shifts: 60, days: 2, groups: 3 }), mix));
+  const sub = decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
+  expect(sub.groups.length).to.be.greaterThan(1);
+  expect(prepare(sub).candShift.length).to.be.greaterThan(WISH_WINDOW_PAIRS);
+  return sub;
 }
 
 /** The rules-and-wishes festival of BENCHMARKS.md's unseen set (250 x 180, five groups joined by additional groups). */
@@ -197,10 +210,11 @@ describe('engine: RINS and windows for the levels of wishes', function () {
     expectWindowsBeforeTheWhole(sub!.phases);
   });
 
-  it('there, once the windows of hours short end on passes that gain nothing, the LP of the whole follows them and proves the level; no windows after it', async () => {
+  it('there, once the windows end on passes that gain nothing, the LP of the whole follows them: it proves the hours short, and stops at its cap of simplex iterations for the preferred shifts, not by the clock', async () => {
     const request = rulesAndWishesFestival();
-    // 20 s: the windows end on their own well before their share of the time (about 2.3 s at 10 s).
-    const { result } = await solve(request, { debug: 'true', timeLimitS: 20 });
+    // 60 s: the solve ends on its own, in about 7 s (10 s gives the windows a share that a slow machine could use up).
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    expect(result.diagnostics.time_limited, 'the clock stopped nothing').to.equal(false);
     expect(checkSchedule(request, result)).to.deep.equal([]);
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Level[] }>;
     expectWindowsBeforeTheWhole(sub!.phases);
@@ -215,5 +229,40 @@ describe('engine: RINS and windows for the levels of wishes', function () {
     const level = sub!.levels.find((l) => l.name === 'short')!;
     expect(level).to.include({ proven: true });
     expect(level.value).to.be.closeTo(short[1]!.objective!, 1e-6);
+    // Measured: the preferred shifts' LP had not finished after 5,274-6,646 iterations when a 10 s clock stopped it.
+    const preferred = sub!.phases.filter((ph) => ph.name.startsWith('preferred'));
+    expect(preferred.map((ph) => [ph.name, ph.status, ph.note ?? ''])).to.deep.equal([
+      ['preferred_lp', 'skipped', preferred[0]!.note],
+      ['preferred_lns', 'feasible', preferred[1]!.note],
+      ['preferred_lp', 'timedout', 'stopped at its cap of 5,000 simplex iterations, not by the clock'],
+      ['preferred', 'skipped', 'the LP relaxation stopped at its cap of simplex iterations'],
+    ]);
+    expect(sub!.levels.find((l) => l.name === 'preferred')!.value).to.equal(preferred[1]!.objective);
+  });
+
+  it('with javascript-lp-solver, which cannot cap an LP by its iterations, the levels of wishes there keep to their windows', () => {
+    const sub = smallJoinedWithWishes();
+    const result = solveSubproblem(sub, { backend: jslpBackend, budget: new Budget(Date.now() + 10_000), maxJoinedRefinePairs: 0 });
+    const phases = result.diagnostics.phases as Phase[];
+    const wish = (ph: Phase, what: string): boolean => ['avoided', 'short', 'preferred'].some((kind) => ph.name === `${kind}${what}`);
+    const lps = phases.filter((ph) => wish(ph, '_lp'));
+    expect(lps.length, 'levels of wishes past their cheap bounds').to.be.greaterThan(0);
+    for (const ph of lps) {
+      expect(ph).to.include({ status: 'skipped' });
+      expect(ph.note).to.match(/: no LP or MIP of the whole subproblem$/);
+    }
+    expect(phases.filter((ph) => wish(ph, '_lns')).length, 'their windows').to.be.greaterThan(0);
+    expect(phases.filter((ph) => wish(ph, '') && ph.note !== 'proven by its cheap bound')).to.deep.equal([]);
+  });
+
+  it('with HiGHS on that subproblem (no LP or MIP of the whole before the windows), an LP of the whole follows only windows that ended on their own, and no windows follow it', async () => {
+    const sub = smallJoinedWithWishes();
+    const highs = await highsOnce();
+    const result = solveSubproblem(sub, { backend: highs, budget: new Budget(Date.now() + 60_000), maxJoinedRefinePairs: 0 });
+    expect(result.diagnostics.time_limited).to.equal(false);
+    const phases = result.diagnostics.phases as Phase[];
+    expectWindowsBeforeTheWhole(phases);
+    const after = phases.filter((ph, i) => ph.name.endsWith('_lp') && ph.status !== 'skipped' && phases[i - 1]?.name.endsWith('_lns'));
+    expect(after.length, 'an LP of the whole after settled windows').to.be.greaterThan(0);
   });
 });

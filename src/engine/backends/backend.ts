@@ -31,9 +31,10 @@ export interface PhaseRequest {
    */
   primal?: boolean;
   /**
-   * For a relaxation: stop after this many simplex iterations, where a backend can count them (a
-   * count of work, as stallIterations, so the stop is the same on any machine and at any time
-   * limit); the outcome is then `timedout` without a bound, with a message saying so.
+   * For a relaxation: stop after this many simplex iterations (HiGHS; javascript-lp-solver cannot
+   * count them, and the engine asks only HiGHS), a count of work as stallIterations, so the stop is
+   * the same on any machine and at any time limit; the outcome is then `timedout` without a bound,
+   * with `lpCapped` and a message saying so.
    */
   lpIterations?: number;
   /**
@@ -93,6 +94,8 @@ export interface PhaseOutcome {
   ms: number;
   /** For status error: what went wrong; for a solve the backend stopped by a limit of its own, which (for diagnostics). */
   message?: string;
+  /** A relaxation stopped at its cap of simplex iterations (PhaseRequest.lpIterations), not by the clock. */
+  lpCapped?: boolean;
 }
 
 export interface SolverSession {

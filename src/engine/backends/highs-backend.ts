@@ -431,7 +431,7 @@ function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest
     const cap = modelStatus === highs.constants.modelStatus.iterationLimit ? req.lpIterations : undefined;
     return {
       status: ok ? 'optimal' : without,
-      ...(cap !== undefined ? { message: `stopped at its cap of ${cap.toLocaleString('en-US')} simplex iterations, not by the clock` } : {}),
+      ...(cap !== undefined ? { lpCapped: true, message: `stopped at its cap of ${cap.toLocaleString('en-US')} simplex iterations, not by the clock` } : {}),
       objective: ok ? objective : null,
       bound: ok ? objective : null,
       gap: null,
