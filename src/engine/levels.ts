@@ -1444,8 +1444,9 @@ class LevelRunner {
    * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or
    * `share` of the time left is spent. A window proves nothing about the whole, so the bound stays.
    * True when the search ended on its own (passes, or the level's windowsStall windows in a row,
-   * that gained nothing), not on the clock, with windows to solve. With `guided`, its windows (for each pass, at most the level's window size each) instead of
-   * the level's own, every slot kind's full_s free, and its note says which pairs they are of.
+   * that gained nothing), not on the clock, with windows to solve. With `guided`, its windows (for
+   * each pass, at most the level's window size each) instead of the level's own, every slot kind's
+   * full_s free, and its note says which pairs they are of.
    */
   private windows(
     level: ObjectiveLevel,
