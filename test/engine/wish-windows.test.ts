@@ -265,4 +265,34 @@ describe('engine: RINS and windows for the levels of wishes', function () {
     const after = phases.filter((ph, i) => ph.name.endsWith('_lp') && ph.status !== 'skipped' && phases[i - 1]?.name.endsWith('_lns'));
     expect(after.length, 'an LP of the whole after settled windows').to.be.greaterThan(0);
   });
+
+  it('there, windows that the clock stops are followed by no LP, RINS or MIP of the whole, and the next level runs as before', async () => {
+    const sub = smallJoinedWithWishes();
+    const highs = await highsOnce();
+    // Measured without a jump (the test above): both levels' windows end on their own, and the LP of the whole, RINS and MIP follow.
+    for (const kind of ['short', 'preferred'] as const) {
+      // The clock jumps 30 s once the level's windows find a better schedule: past the windows'
+      // share of the 60 s (0.4), not past the subproblem's deadline.
+      let offset = 0;
+      const now = (): number => Date.now() + offset;
+      const jump = (incumbent: { phase: string }): void => {
+        if (incumbent.phase === `${kind}_lns`) offset = 30_000;
+      };
+      const result = solveSubproblem(sub, { backend: highs, budget: new Budget(Date.now() + 60_000, now), maxJoinedRefinePairs: 0, onIncumbent: jump });
+      expect(offset, `${kind}: its windows found a better schedule`).to.equal(30_000);
+      expect(result.diagnostics.time_limited).to.equal(true);
+      const phases = result.diagnostics.phases as Phase[];
+      expectWindowsBeforeTheWhole(phases);
+      const mine = phases.filter((ph) => ph.name.startsWith(`${kind}_`) || ph.name === kind);
+      expect(mine.map((ph) => [ph.name, ph.status])).to.deep.equal([
+        [`${kind}_lp`, 'skipped'],
+        [`${kind}_lns`, 'timedout'],
+      ]);
+      const levels = result.diagnostics.levels as Level[];
+      expect(levels.find((l) => l.name === kind)).to.include({ proven: false, value: mine[1]!.objective });
+      // The level after it still runs (the preferred shifts' windows; fairness after the preferred shifts).
+      const next = kind === 'short' ? 'preferred_lns' : 'fairness_bound';
+      expect(phases.map((ph) => ph.name)).to.include(next);
+    }
+  });
 });
