@@ -117,6 +117,19 @@ export const STALL_ITERATIONS = 2000;
  */
 export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
 /**
+ * Share of the time left for the LP relaxation of a coverage class after the first, which starts
+ * from the optimum of the class before's (ObjectiveLevel.warmLp); every other LP has LP_SHARE.
+ * Where that LP does not finish, no RINS or MIP of the whole runs for the class, and its windows
+ * fill less. Measured (10 s, 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen
+ * t-locked-rules-220x300 the lowest class's LP took 3.3 s where 0.3 of the time left was 2.1 s;
+ * with it, RINS took that class from 66 to 117 slots (the windows alone: 100; CBC given 60 s: about 120).
+ * Where such an LP needs far more (p-locked-rules-250x400's second class: 10.5 s), the windows
+ * after it get less time (there two slots fewer in that class). A cold LP (the first class's, or
+ * one class alone) keeps LP_SHARE: on Curtois 13 (one class, an LP that does not finish in 10 s)
+ * the larger share cost a slot.
+ */
+export const COVERAGE_WARM_LP_SHARE = 0.5;
+/**
  * A coverage class of a joined subproblem with at least this many candidate pairs, short of the
  * bound its part's LP gave (coverage-part.ts), runs RINS from that LP first: the part's pairs
  * where it and the schedule disagree, the rest fixed. When that reaches the bound, the class is
@@ -390,6 +403,8 @@ export interface ObjectiveLevel {
    * its share at 1.27-1.55 s (and took 1.98 s at a 90 s limit).
    */
   warmLp?: boolean;
+  /** Share of the time left for its LP relaxation where it starts from the level before's (warmLp; otherwise LP_SHARE). */
+  warmLpShare?: number;
   lpPhase: PhaseName;
   mipPhase: PhaseName;
   /** Share of the time left for this level's MIP. */
@@ -581,7 +596,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
   let allProven = true;
   return classes.map((priority, k) => ({
     ...maximizeCount,
-    ...(single ? {} : { priority, warmLp: true }),
+    ...(single ? {} : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
     lpPhase: 'coverage_lp',
     mipPhase: 'coverage',
     rinsPhase: 'coverage_rins',
@@ -1384,7 +1399,7 @@ class LevelRunner {
           ...(lpSession?.warm ? { primal: true } : {}),
           ...(lpIterations ? { lpIterations } : {}),
         },
-        LP_SHARE,
+        lpSession?.warm ? (level.warmLpShare ?? LP_SHARE) : LP_SHARE,
         lpSession,
       );
       if (lpSession && lp?.status === 'optimal') lpSession.warm = true;

@@ -3,13 +3,15 @@
 // basis of the class before's, on the same model. A spy around HiGHS checks that every class's LP
 // goes there, that the session runs nothing but LPs and is gone before the levels after coverage,
 // that every LP after the first asks for the primal simplex method (from the last optimum), and
-// that each LP's optimum is the one a fresh session finds by HiGHS's default method. And an LP's
-// cap on simplex iterations (PhaseRequest.lpIterations), which the LP of the whole model after a
-// level's windows takes (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so
-// and is no bound, the budget records no stop by the clock, and the cap holds for that solve only
-// (the options stay on a HiGHS instance between solves).
+// that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
+// LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
+// LP_SHARE). And an LP's cap on simplex iterations (PhaseRequest.lpIterations), which the LP of
+// the whole model after a level's windows takes (ObjectiveLevel.wholeAfterWindows): HiGHS stops
+// there, the outcome says so and is no bound, the budget records no stop by the clock, and the cap
+// holds for that solve only (the options stay on a HiGHS instance between solves).
 import { expect } from 'chai';
-import { Budget } from '../../src/engine/budget.js';
+import { Budget, LP_SHARE } from '../../src/engine/budget.js';
+import { COVERAGE_WARM_LP_SHARE } from '../../src/engine/levels.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
@@ -63,6 +65,26 @@ describe('engine: the LPs of the priority classes start from the class before; a
         fresh.dispose();
       }
     });
+  });
+
+  it('from the class before, may take a larger share of the time left than the first class LP (COVERAGE_WARM_LP_SHARE)', async () => {
+    const sub = scarceWithRules();
+    const highs = await highsOnce();
+    const { backend, sessions } = spy(highs);
+    // A clock that stands still: every phase's share is of the same time left, and nothing ends on the clock.
+    const t0 = Date.now();
+    solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    const mine = sessions.find((s) => s.requests.length > 1 && s.requests.every((r) => r.relaxation === true))!;
+    expect(mine, 'the session of the class LPs').to.not.equal(undefined);
+    const allowed = mine.requests.map((r) => r.budget.deadline - t0);
+    const [cold, ...warm] = allowed;
+    expect(warm.length).to.be.greaterThan(0);
+    for (const ms of warm) expect(ms / cold!).to.be.closeTo(COVERAGE_WARM_LP_SHARE / LP_SHARE, 1e-9);
+    expect(COVERAGE_WARM_LP_SHARE).to.be.greaterThan(LP_SHARE);
+    // Every other LP (staffing's, fairness's) keeps LP_SHARE: the same time as the first class's.
+    const others = sessions.filter((s) => s !== mine).flatMap((s) => s.requests.filter((r) => r.relaxation === true));
+    expect(others.length).to.be.greaterThan(0);
+    for (const r of others) expect(r.budget.deadline - t0).to.equal(cold);
   });
 
   it('capped by simplex iterations, stops at the cap, not by the clock, with no bound and a message; the next solve on the instance has no cap', async () => {
