@@ -130,6 +130,20 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
  */
 export const COVERAGE_WARM_LP_SHARE = 0.5;
 /**
+ * The stall window of the MIP of the whole for a priority class above the lowest (the lowest's
+ * MIP has none, as coverage's alone has none): it ends after this many LP iterations without a
+ * better schedule, and the classes below get the time it leaves. Measured (10 s, 2026-11-30, the
+ * thirtieth session in BENCHMARKS.md, the window on that MIP alone): p-rules-scarce-120x250's
+ * second class's MIP had run 4 s from 34 (bound 36) without a better schedule, and the lowest
+ * class got no time; with it, 5 slots of that class, 364 in all (CBC's proven optimum given
+ * 60 s). The same schedules on four more rosters with the rules and scarce supply, and on nine
+ * (with the rules, locks or scarce supply) in a first trial that gave RINS the window too. At
+ * 5,000 e-rules-scarce-150x300 gained 14 slots of its lowest class, but t-rules-scarce-110x240
+ * lost one of its third class, and at 5,000 and 7,000 r-rules-scarce-130x260 two of its second
+ * (the MIP finds them after that many iterations without a better schedule).
+ */
+export const COVERAGE_CLASS_STALL_ITERATIONS = 10_000;
+/**
  * A coverage class of a joined subproblem with at least this many candidate pairs, short of the
  * bound its part's LP gave (coverage-part.ts), runs RINS from that LP first: the part's pairs
  * where it and the schedule disagree, the rest fixed. When that reaches the bound, the class is
@@ -409,6 +423,8 @@ export interface ObjectiveLevel {
   mipPhase: PhaseName;
   /** Share of the time left for this level's MIP. */
   mipShare: number;
+  /** The stall window (LP iterations without a better schedule) of its MIP of the whole, where its mipRequest sets none (RINS and the windows keep theirs). */
+  mipStallIterations?: number;
   objective(f: Formulation): Objective;
   /** The row that holds this level's value while later levels run (none for the last level). */
   holdRow?(f: Formulation): number;
@@ -597,6 +613,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
   return classes.map((priority, k) => ({
     ...maximizeCount,
     ...(single ? {} : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
+    ...(k < classes.length - 1 ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS } : {}),
     lpPhase: 'coverage_lp',
     mipPhase: 'coverage',
     rinsPhase: 'coverage_rins',
@@ -1426,7 +1443,8 @@ class LevelRunner {
     } else if (!proven) {
       const request = level.mipRequest(bound, level.value(s, s.values));
       // After the windows (wholeAfterWindows), a stall window too: it ends on its own, as they did.
-      const stall = windowsRan && request.stallIterations === undefined ? { stallIterations: STALL_ITERATIONS } : {};
+      const stallIterations = request.stallIterations ?? level.mipStallIterations ?? (windowsRan ? STALL_ITERATIONS : undefined);
+      const stall = stallIterations === undefined ? {} : { stallIterations };
       const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...request, ...stall }, level.mipShare);
       if (outcome) {
         const accepted = this.accept(outcome, level, held);

@@ -5,13 +5,15 @@
 // that every LP after the first asks for the primal simplex method (from the last optimum), and
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
 // LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
-// LP_SHARE). And an LP's cap on simplex iterations (PhaseRequest.lpIterations), which the LP of
-// the whole model after a level's windows takes (ObjectiveLevel.wholeAfterWindows): HiGHS stops
-// there, the outcome says so and is no bound, the budget records no stop by the clock, and the cap
-// holds for that solve only (the options stay on a HiGHS instance between solves).
+// LP_SHARE), and that the MIP of the whole of each class above the lowest has a stall window
+// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none. And an LP's cap on simplex iterations
+// (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
+// (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so and is no bound, the
+// budget records no stop by the clock, and the cap holds for that solve only (the options stay on
+// a HiGHS instance between solves).
 import { expect } from 'chai';
 import { Budget, LP_SHARE } from '../../src/engine/budget.js';
-import { COVERAGE_WARM_LP_SHARE } from '../../src/engine/levels.js';
+import { COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_RINS_STALL_ITERATIONS, COVERAGE_WARM_LP_SHARE } from '../../src/engine/levels.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
@@ -30,7 +32,7 @@ function scarceWithRules(): Subproblem {
   return decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
 }
 
-describe('engine: the LPs of the priority classes start from the class before; an LP capped by simplex iterations', function () {
+describe('engine: the LPs of the priority classes start from the class before; the stall windows of their MIPs; an LP capped by simplex iterations', function () {
   this.timeout(120_000);
 
   it('go to one session of LPs alone, closed before staffing, each with the optimum of a fresh session', async () => {
@@ -85,6 +87,26 @@ describe('engine: the LPs of the priority classes start from the class before; a
     const others = sessions.filter((s) => s !== mine).flatMap((s) => s.requests.filter((r) => r.relaxation === true));
     expect(others.length).to.be.greaterThan(0);
     for (const r of others) expect(r.budget.deadline - t0).to.equal(cold);
+  });
+
+  it('the MIP of the whole of each class above the lowest ends on a stall window (COVERAGE_CLASS_STALL_ITERATIONS), the lowest on none, RINS on its own', async () => {
+    const sub = scarceWithRules();
+    const highs = await highsOnce();
+    const { backend, sessions } = spy(highs);
+    // The clock stands still: every MIP ends on its own (proven here), none on the clock.
+    const t0 = Date.now();
+    const result = solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    const mips = result.diagnostics.phases.filter((ph) => ph.name === 'coverage');
+    expect(mips.map((ph) => ph.priority)).to.deep.equal([3, 2, 1]);
+    // The session of the whole model those MIPs ran on: one request each, in order.
+    const whole = sessions.filter((s) => s.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS));
+    expect(whole).to.have.length(1);
+    const asked = whole[0]!.requests.filter((r) => r.relaxation !== true).map((r) => r.stallIterations);
+    expect(asked).to.deep.equal([COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_CLASS_STALL_ITERATIONS, undefined]);
+    const rins = result.diagnostics.phases.filter((ph) => ph.name === 'coverage_rins');
+    expect(rins.length).to.be.greaterThan(0);
+    const rinsAsked = sessions.filter((s) => s !== whole[0]).flatMap((s) => s.requests.filter((r) => r.stallIterations === COVERAGE_RINS_STALL_ITERATIONS));
+    expect(rinsAsked.length).to.be.at.least(rins.length);
   });
 
   it('capped by simplex iterations, stops at the cap, not by the clock, with no bound and a message; the next solve on the instance has no cap', async () => {
