@@ -20,7 +20,7 @@ export const EXPLAIN_MIN_MS = 50;
  * Curtois 24 (22,573 where it ends at 22,590), so identical requests differed.
  */
 export const AUGMENT_SHARE = 0.5;
-/** Share of the time left that a level's LP relaxation (its bound) may use. */
+/** Share of the time left that a level's LP relaxation (its bound) may use (a coverage class's LP from the optimum of the class before's: levels.ts COVERAGE_WARM_LP_SHARE). */
 export const LP_SHARE = 0.3;
 /**
  * Share of the time left for each level's MIP: coverage matters most, fairness takes what

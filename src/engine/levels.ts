@@ -108,7 +108,8 @@ export const FAIRNESS_GAP = 0.001;
  */
 export const STALL_ITERATIONS = 2000;
 /**
- * Coverage's RINS (its MIP has no stall window) stops after this many LP iterations without a
+ * Coverage's RINS (the MIP of its lowest class, or of one class alone, has no stall window; a
+ * class above: COVERAGE_CLASS_STALL_ITERATIONS) stops after this many LP iterations without a
  * better schedule. HiGHS spends a neighbourhood's first iterations on its root LP and rounds of
  * cuts before its own sub-MIP heuristic runs: on the unseen scarce 250 x 500 festival's "stage"
  * group (643 of 5,452 pairs free) the schedule of 325 slots came at iteration 2,330, so at
@@ -140,7 +141,9 @@ export const COVERAGE_WARM_LP_SHARE = 0.5;
  * (with the rules, locks or scarce supply) in a first trial that gave RINS the window too. At
  * 5,000 e-rules-scarce-150x300 gained 14 slots of its lowest class, but t-rules-scarce-110x240
  * lost one of its third class, and at 5,000 and 7,000 r-rules-scarce-130x260 two of its second
- * (the MIP finds them after that many iterations without a better schedule).
+ * (the MIP finds them after that many iterations without a better schedule). The window counts
+ * the iterations of the MIP's root LP too, as every stall window here does: started at the root
+ * instead (an environment switch, 10 s), p-rules-scarce-120x250 went back to 359.
  */
 export const COVERAGE_CLASS_STALL_ITERATIONS = 10_000;
 /**
@@ -417,7 +420,7 @@ export interface ObjectiveLevel {
    * its share at 1.27-1.55 s (and took 1.98 s at a 90 s limit).
    */
   warmLp?: boolean;
-  /** Share of the time left for its LP relaxation where it starts from the level before's (warmLp; otherwise LP_SHARE). */
+  /** Share of the time left for its LP relaxation where it starts from the optimum of the level before's (warmLp; otherwise LP_SHARE). */
   warmLpShare?: number;
   lpPhase: PhaseName;
   mipPhase: PhaseName;
@@ -1235,7 +1238,8 @@ class LevelRunner {
   /** The session on the model without wishes, for coverage and staffing of a subproblem with wishes. */
   private baseSession: SolverSession | undefined;
   /** The session of the LPs of the levels that ask for it (ObjectiveLevel.warmLp), and the model it is on. */
-  private lpSession: { session: SolverSession; on: LevelRunner['on']; warm?: boolean } | undefined;
+  /** `warm`: it has solved an LP to its optimum; `lastOptimal`: its last LP ended there (ObjectiveLevel.warmLpShare). */
+  private lpSession: { session: SolverSession; on: LevelRunner['on']; warm?: boolean; lastOptimal?: boolean } | undefined;
   /** Where the level running solves: the full model, the coverage model, the model without wishes or the wishes' model. */
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
@@ -1416,10 +1420,12 @@ class LevelRunner {
           ...(lpSession?.warm ? { primal: true } : {}),
           ...(lpIterations ? { lpIterations } : {}),
         },
-        lpSession?.warm ? (level.warmLpShare ?? LP_SHARE) : LP_SHARE,
+        // The larger share only from an optimum: after an LP the clock stopped, this one is no faster.
+        lpSession?.lastOptimal ? (level.warmLpShare ?? LP_SHARE) : LP_SHARE,
         lpSession,
       );
       if (lpSession && lp?.status === 'optimal') lpSession.warm = true;
+      if (lpSession) lpSession.lastOptimal = lp?.status === 'optimal';
       if (lp?.status === 'optimal' && lp.objective !== null) bound = level.tighten(bound, lp.objective);
       proven = level.proven(level.value(s, s.values), bound);
       lpFinished = lp?.status === 'optimal';
@@ -1443,6 +1449,8 @@ class LevelRunner {
     } else if (!proven) {
       const request = level.mipRequest(bound, level.value(s, s.values));
       // After the windows (wholeAfterWindows), a stall window too: it ends on its own, as they did.
+      // The request's own window; else the level's for its MIP of the whole (mipStallIterations);
+      // else, after the windows (wholeAfterWindows), STALL_ITERATIONS: it ends on its own, as they did.
       const stallIterations = request.stallIterations ?? level.mipStallIterations ?? (windowsRan ? STALL_ITERATIONS : undefined);
       const stall = stallIterations === undefined ? {} : { stallIterations };
       const outcome = this.phase(level.mipPhase, { objective: biased, rowBounds, ...request, ...stall }, level.mipShare);

@@ -6,7 +6,9 @@
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
 // LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
 // LP_SHARE), and that the MIP of the whole of each class above the lowest has a stall window
-// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none. And an LP's cap on simplex iterations
+// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none (a backend that rewrites requests checks
+// the larger share's end after an LP that did not reach its optimum, and a MIP stopped by that
+// window: no proof, no stop by the clock). And an LP's cap on simplex iterations
 // (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
 // (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so and is no bound, the
 // budget records no stop by the clock, and the cap holds for that solve only (the options stay on
@@ -18,6 +20,7 @@ import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
+import type { PhaseOutcome, PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
 import { highsOnce, spy } from '../helpers/engine.js';
 
 /** A scarce festival with the rules (priorities 1-5 on every shift): its largest subproblem, several classes unproven by their cheap bounds. */
@@ -30,6 +33,25 @@ function scarceWithRules(): Subproblem {
     utcShift: -2,
   });
   return decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
+}
+
+/** `inner` with each request first passed to `change`, which may answer it instead (an outcome) or ask it otherwise (a request). */
+function rewriting(inner: SolverBackend, change: (req: PhaseRequest) => PhaseRequest | PhaseOutcome): SolverBackend {
+  return {
+    ...inner,
+    open(model) {
+      const real = inner.open(model);
+      return {
+        solve(req: PhaseRequest): PhaseOutcome {
+          const changed = change(req);
+          return 'status' in changed ? changed : real.solve(changed);
+        },
+        dispose(): void {
+          real.dispose();
+        },
+      };
+    },
+  };
 }
 
 describe('engine: the LPs of the priority classes start from the class before; the stall windows of their MIPs; an LP capped by simplex iterations', function () {
@@ -107,6 +129,45 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(rins.length).to.be.greaterThan(0);
     const rinsAsked = sessions.filter((s) => s !== whole[0]).flatMap((s) => s.requests.filter((r) => r.stallIterations === COVERAGE_RINS_STALL_ITERATIONS));
     expect(rinsAsked.length).to.be.at.least(rins.length);
+  });
+
+  it('after a class LP that did not reach its optimum, the next class LP has LP_SHARE again', async () => {
+    const sub = scarceWithRules();
+    const highs = await highsOnce();
+    // The first LP from the class before's (primal) is answered as stopped by the clock.
+    let stopped = false;
+    const stopFirstWarm = (req: PhaseRequest): PhaseRequest | PhaseOutcome => {
+      if (req.relaxation !== true || req.primal !== true || stopped) return req;
+      stopped = true;
+      return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
+    };
+    const { backend, sessions } = spy(rewriting(highs, stopFirstWarm));
+    const t0 = Date.now();
+    const result = solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    expect(stopped).to.equal(true);
+    const lps = result.diagnostics.phases.filter((ph) => ph.name === 'coverage_lp');
+    expect(lps.map((ph) => ph.status)).to.deep.equal(['optimal', 'timedout', 'optimal']);
+    const mine = sessions.find((s) => s.requests.length > 1 && s.requests.every((r) => r.relaxation === true))!;
+    const allowed = mine.requests.map((r) => r.budget.deadline - t0);
+    expect(allowed).to.have.length(3);
+    expect(allowed[1]! / allowed[0]!).to.be.closeTo(COVERAGE_WARM_LP_SHARE / LP_SHARE, 1e-9);
+    expect(allowed[2]).to.equal(allowed[0]);
+  });
+
+  it('a class MIP stopped by its stall window is no proof and no stop by the clock, and the classes below run', async () => {
+    const sub = scarceWithRules();
+    const highs = await highsOnce();
+    // A window of one LP iteration: HiGHS stops the class MIPs above the lowest at their first report.
+    const oneIteration = (req: PhaseRequest): PhaseRequest => (req.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS ? { ...req, stallIterations: 1 } : req);
+    const result = solveSubproblem(sub, { backend: rewriting(highs, oneIteration), budget: Budget.forTimeLimit(60) });
+    expect(result.diagnostics.time_limited).to.equal(false);
+    const mips = result.diagnostics.phases.filter((ph) => ph.name === 'coverage');
+    expect(mips.map((ph) => ph.priority)).to.deep.equal([3, 2, 1]);
+    expect(mips[0]!.status).to.equal('feasible');
+    const levels = (result.diagnostics.levels ?? []).filter((l) => l.name === 'coverage');
+    expect(levels.find((l) => l.priority === 3)).to.include({ proven: false });
+    // The lowest class's MIP has no window: it proves its class.
+    expect(mips[2]!.status).to.equal('optimal');
   });
 
   it('capped by simplex iterations, stops at the cap, not by the clock, with no bound and a message; the next solve on the instance has no cap', async () => {
