@@ -1448,7 +1448,6 @@ class LevelRunner {
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
       const request = level.mipRequest(bound, level.value(s, s.values));
-      // After the windows (wholeAfterWindows), a stall window too: it ends on its own, as they did.
       // The request's own window; else the level's for its MIP of the whole (mipStallIterations);
       // else, after the windows (wholeAfterWindows), STALL_ITERATIONS: it ends on its own, as they did.
       const stallIterations = request.stallIterations ?? level.mipStallIterations ?? (windowsRan ? STALL_ITERATIONS : undefined);
