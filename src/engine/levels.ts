@@ -494,12 +494,13 @@ export interface ObjectiveLevel {
    * Where the level keeps to local search (LevelState.localRefinement) and its windows (localWindows)
    * end on passes that gain nothing with the level unproven: its LP of the whole model follows,
    * capped at WHOLE_AFTER_WINDOWS_LP_ITERATIONS, then its RINS and its MIP with a stall window of
-   * STALL_ITERATIONS, as on a smaller subproblem (the levels of wishes; with HiGHS only, whose LP
-   * can be capped by a count of work: javascript-lp-solver keeps to the windows). Measured on
-   * joined subproblems of rules and wishes of 6,146-20,829 candidate pairs (BENCHMARKS.md, the
-   * twenty-ninth session): where the windows settle, the whole model's LP takes 0.3-1.3 s and
-   * proves or improves the level the windows left (hours short 145 -> 138 proven, 263 -> 259
-   * proven; preferred shifts 64 -> 67); where the clock stops the windows, nothing follows.
+   * STALL_ITERATIONS, as on a smaller subproblem (the levels of wishes; with a backend whose LP
+   * can be capped by a count of work, SolverBackend.capsLpIterations: HiGHS; javascript-lp-solver
+   * keeps to the windows). Measured on joined subproblems of rules and wishes of 6,146-20,829
+   * candidate pairs (BENCHMARKS.md, the twenty-ninth session): where the windows settle, the
+   * whole model's LP takes 0.3-1.3 s and proves or improves the level the windows left (hours
+   * short 145 -> 138 proven, 263 -> 259 proven; preferred shifts 64 -> 67); where the clock stops
+   * the windows, nothing follows.
    */
   wholeAfterWindows?: boolean;
   /** The most candidate pairs a window of this level holds (default WINDOW_PAIRS). */
@@ -1359,7 +1360,7 @@ class LevelRunner {
     let windowsRan = false;
     if (level.refines && s.localRefinement !== undefined) {
       if (proven) return done();
-      const whole = level.wholeAfterWindows === true && this.backend.name === 'highs';
+      const whole = level.wholeAfterWindows === true && this.backend.capsLpIterations === true;
       const local = localOnly(whole ? `${s.localRefinement} before its windows` : s.localRefinement);
       if (!whole || local.proven || !local.settled) return done();
       windowsRan = true;

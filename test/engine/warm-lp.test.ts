@@ -54,8 +54,22 @@ function rewriting(inner: SolverBackend, change: (req: PhaseRequest) => PhaseReq
   };
 }
 
+/**
+ * scarceWithRules() solved with HiGHS (through `wrap`, if given), spied on, on a clock that stands
+ * still: every phase's share is of the same time left, and nothing ends on the clock.
+ */
+async function frozenSolve(wrap: (highs: SolverBackend) => SolverBackend = (highs) => highs) {
+  const { backend, sessions } = spy(wrap(await highsOnce()));
+  const t0 = Date.now();
+  const result = solveSubproblem(scarceWithRules(), { backend, budget: new Budget(t0 + 60_000, () => t0) });
+  return { t0, result, sessions };
+}
+
 describe('engine: the LPs of the priority classes start from the class before; the stall windows of their MIPs; an LP capped by simplex iterations', function () {
   this.timeout(120_000);
+  // The plain frozen-clock solve, which two tests read.
+  let plain: ReturnType<typeof frozenSolve> | undefined;
+  const plainSolve = (): ReturnType<typeof frozenSolve> => (plain ??= frozenSolve());
 
   it('go to one session of LPs alone, closed before staffing, each with the optimum of a fresh session', async () => {
     const sub = scarceWithRules();
@@ -92,12 +106,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
   });
 
   it('from the class before, may take a larger share of the time left than the first class LP (COVERAGE_WARM_LP_SHARE)', async () => {
-    const sub = scarceWithRules();
-    const highs = await highsOnce();
-    const { backend, sessions } = spy(highs);
-    // A clock that stands still: every phase's share is of the same time left, and nothing ends on the clock.
-    const t0 = Date.now();
-    solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    const { t0, sessions } = await plainSolve();
     const mine = sessions.find((s) => s.requests.length > 1 && s.requests.every((r) => r.relaxation === true))!;
     expect(mine, 'the session of the class LPs').to.not.equal(undefined);
     const allowed = mine.requests.map((r) => r.budget.deadline - t0);
@@ -112,12 +121,8 @@ describe('engine: the LPs of the priority classes start from the class before; t
   });
 
   it('the MIP of the whole of each class above the lowest ends on a stall window (COVERAGE_CLASS_STALL_ITERATIONS), the lowest on none, RINS on its own', async () => {
-    const sub = scarceWithRules();
-    const highs = await highsOnce();
-    const { backend, sessions } = spy(highs);
-    // The clock stands still: every MIP ends on its own (proven here), none on the clock.
-    const t0 = Date.now();
-    const result = solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    // Every MIP ends on its own (proven here), none on the clock.
+    const { result, sessions } = await plainSolve();
     const mips = result.diagnostics.phases.filter((ph) => ph.name === 'coverage');
     expect(mips.map((ph) => ph.priority)).to.deep.equal([3, 2, 1]);
     // The session of the whole model those MIPs ran on: one request each, in order.
@@ -132,8 +137,6 @@ describe('engine: the LPs of the priority classes start from the class before; t
   });
 
   it('after a class LP that did not reach its optimum, the next class LP has LP_SHARE again', async () => {
-    const sub = scarceWithRules();
-    const highs = await highsOnce();
     // The first LP from the class before's (primal) is answered as stopped by the clock.
     let stopped = false;
     const stopFirstWarm = (req: PhaseRequest): PhaseRequest | PhaseOutcome => {
@@ -141,9 +144,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
       stopped = true;
       return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
     };
-    const { backend, sessions } = spy(rewriting(highs, stopFirstWarm));
-    const t0 = Date.now();
-    const result = solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    const { t0, result, sessions } = await frozenSolve((highs) => rewriting(highs, stopFirstWarm));
     expect(stopped).to.equal(true);
     const lps = result.diagnostics.phases.filter((ph) => ph.name === 'coverage_lp');
     expect(lps.map((ph) => ph.status)).to.deep.equal(['optimal', 'timedout', 'optimal']);

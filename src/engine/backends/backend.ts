@@ -31,8 +31,8 @@ export interface PhaseRequest {
    */
   primal?: boolean;
   /**
-   * For a relaxation: stop after this many simplex iterations (HiGHS; javascript-lp-solver cannot
-   * count them, and the engine asks only HiGHS), a count of work as stallIterations, so the stop is
+   * For a relaxation: stop after this many simplex iterations (a backend with capsLpIterations:
+   * HiGHS; javascript-lp-solver cannot count them, and is not asked), a count of work as stallIterations, so the stop is
    * the same on any machine and at any time limit; the outcome is then `timedout` without a bound,
    * with `lpCapped` and a message saying so.
    */
@@ -113,6 +113,8 @@ export interface SolverBackend {
   columnLp?(rowLower: Float64Array, rowUpper: Float64Array, first: readonly LpColumn[]): ColumnLp;
   /** RINS hands this backend at most this many free pairs (where its branch and bound is slow); absent: no limit of its own. */
   readonly rinsMaxFreePairs?: number;
+  /** True where it honours PhaseRequest.lpIterations (HiGHS); absent: the engine asks it for no such cap. */
+  readonly capsLpIterations?: boolean;
   /**
    * Why the solver stopped working in this thread (a trap in its WebAssembly, after which its
    * memory may be corrupt): no later call reaches it (solves end `error`). Undefined while it

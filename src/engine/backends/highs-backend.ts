@@ -142,6 +142,7 @@ export function highsBackend(highs: Highs, seed = 0): SolverBackend {
   };
   return {
     name: 'highs',
+    capsLpIterations: true,
     failed: () => failed,
     reload: (newSeed = 0) => loadHighs().then((fresh) => highsBackend(fresh, newSeed)),
     open(model: MipModel): SolverSession {
