@@ -102,11 +102,19 @@ export function checkAssignment(p: Prepared, x: ArrayLike<number>): string | und
  * kind still have room. The greedy fill then completes it.
  */
 export function previousStart(p: Prepared, previous: Uint8Array): Uint8Array {
-  const x = new Uint8Array(p.candShift.length);
-  const roster = lockedRoster(p.sub);
-  const filled = new Int32Array(p.sub.shifts.length);
+  return addFitting(p, new Uint8Array(p.candShift.length), previous);
+}
+
+/**
+ * `x` (assumed feasible) with each pair `wanted` flags added, in pair order, where the roster and
+ * its slot kind still have room (previous assignments for re-planning; a class's assignments a
+ * re-solve of the classes above left out).
+ */
+export function addFitting(p: Prepared, start: Uint8Array, wanted: ArrayLike<number>): Uint8Array {
+  const x = Uint8Array.from(start);
+  const { roster, filled } = rosterOf(p, x);
   for (let pair = 0; pair < p.candShift.length; pair++) {
-    if (!previous[pair]) continue;
+    if (!wanted[pair] || x[pair]) continue;
     const s = p.candShift[pair]!;
     const v = p.candVolunteer[pair]!;
     const shift = p.sub.shifts[s]!;

@@ -6,7 +6,9 @@
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
 // LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
 // LP_SHARE), and that the MIP of the whole of each class above the lowest has a stall window
-// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none (a backend that rewrites requests checks
+// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none, and that it runs on a model without the
+// pairs of the classes below (ObjectiveLevel.dropped), whose optimum is the whole model's (a
+// backend that rewrites requests checks
 // the larger share's end after an LP that did not reach its optimum, and a MIP stopped by that
 // window: no proof, no stop by the clock). And an LP's cap on simplex iterations
 // (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
@@ -15,7 +17,10 @@
 // a HiGHS instance between solves).
 import { expect } from 'chai';
 import { Budget, LP_SHARE } from '../../src/engine/budget.js';
-import { COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_RINS_STALL_ITERATIONS, COVERAGE_WARM_LP_SHARE } from '../../src/engine/levels.js';
+import { COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_RINS_STALL_ITERATIONS, COVERAGE_WARM_LP_SHARE, sum } from '../../src/engine/levels.js';
+import { prepare } from '../../src/engine/candidates.js';
+import { formulate } from '../../src/engine/formulate.js';
+import { addFitting, checkAssignment, greedyFill } from '../../src/engine/greedy.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
@@ -125,15 +130,83 @@ describe('engine: the LPs of the priority classes start from the class before; t
     const { result, sessions } = await plainSolve();
     const mips = result.diagnostics.phases.filter((ph) => ph.name === 'coverage');
     expect(mips.map((ph) => ph.priority)).to.deep.equal([3, 2, 1]);
-    // The session of the whole model those MIPs ran on: one request each, in order.
-    const whole = sessions.filter((s) => s.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS));
-    expect(whole).to.have.length(1);
-    const asked = whole[0]!.requests.filter((r) => r.relaxation !== true).map((r) => r.stallIterations);
-    expect(asked).to.deep.equal([COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_CLASS_STALL_ITERATIONS, undefined]);
+    // The classes above the lowest: each on a model of its own (without the pairs of the classes below), one request.
+    const above = sessions.filter((s) => s.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS));
+    expect(above).to.have.length(2);
+    for (const s of above) expect(s.requests.map((r) => r.stallIterations)).to.deep.equal([COVERAGE_CLASS_STALL_ITERATIONS]);
+    // The lowest class's on the whole model's session: no window.
+    const lps = sessions.find((s) => s.requests.length === 3 && s.requests.every((r) => r.relaxation === true))!;
+    const whole = sessions.filter((s) => s !== lps && s.model === lps.model);
+    expect(whole.flatMap((s) => s.requests.filter((r) => r.relaxation !== true).map((r) => r.stallIterations))).to.deep.equal([undefined]);
     const rins = result.diagnostics.phases.filter((ph) => ph.name === 'coverage_rins');
     expect(rins.length).to.be.greaterThan(0);
-    const rinsAsked = sessions.filter((s) => s !== whole[0]).flatMap((s) => s.requests.filter((r) => r.stallIterations === COVERAGE_RINS_STALL_ITERATIONS));
+    const rinsAsked = sessions.filter((s) => !above.includes(s)).flatMap((s) => s.requests.filter((r) => r.stallIterations === COVERAGE_RINS_STALL_ITERATIONS));
     expect(rinsAsked.length).to.be.at.least(rins.length);
+  });
+
+  it('the MIPs of a class above the lowest leave out the pairs of the classes below, and reach the optimum of the whole model (ObjectiveLevel.dropped)', async () => {
+    const { result, sessions } = await plainSolve();
+    const p = prepare(scarceWithRules());
+    const nameOf = formulate(p).model.colNames;
+    const lowerThan = (k: number): Set<string> => new Set(Array.from(p.candShift).flatMap((slot, pair) => (p.slotClass[slot]! > k ? [nameOf[pair]!] : [])));
+    // The classes whose MIP of the whole ran (the higher ones were proven by their cheap bounds), as indexes into p.classes.
+    const ran = result.diagnostics.phases.filter((ph) => ph.name === 'coverage').map((ph) => p.classes.indexOf(ph.priority!));
+    expect(ran).to.have.length(3);
+    expect(lowerThan(ran[0]!).size, 'pairs below the first class with a MIP').to.be.greaterThan(0);
+    // The session of the class LPs is on the whole (coverage) model: one request per class, in order.
+    const lps = sessions.find((s) => s.requests.length === 3 && s.requests.every((r) => r.relaxation === true))!;
+    expect(lps.model.colNames.filter((n) => lowerThan(ran[0]!).has(n)).length, 'the whole model has them').to.equal(lowerThan(ran[0]!).size);
+    const above = sessions.filter((s) => s.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS));
+    expect(above).to.have.length(2);
+    const highs = await highsOnce();
+    above.forEach((mip, i) => {
+      const k = ran[i]!;
+      // None of the pairs below; every pair of the class and the classes above (a window would fix some).
+      const names = new Set(mip.model.colNames);
+      expect(
+        [...lowerThan(k)].filter((n) => names.has(n)),
+        `class index ${k}: pairs below left out`,
+      ).to.deep.equal([]);
+      const mine = Array.from(p.candShift).flatMap((slot, pair) => (p.slotClass[slot]! <= k ? [nameOf[pair]!] : []));
+      expect(
+        mine.filter((n) => !names.has(n)),
+        `class index ${k}: its own and those above in`,
+      ).to.deep.equal([]);
+      // Its optimum, proven, is the optimum of the same MIP on the whole model (its class LP's objective and held rows).
+      expect(mip.outcomes[0]!.status).to.equal('optimal');
+      const fresh = highs.open(lps.model);
+      try {
+        const { objective, rowBounds } = lps.requests[i]!;
+        const full = fresh.solve({ objective, rowBounds, absGap: 0, relGap: 0, budget: Budget.forTimeLimit(60) });
+        expect(full.status).to.equal('optimal');
+        expect(full.objective).to.be.closeTo(mip.outcomes[0]!.objective!, 1e-6);
+      } finally {
+        fresh.dispose();
+      }
+    });
+    // The phases say what they left out; the lowest class's leave nothing out.
+    const notes = result.diagnostics.phases.filter((ph) => ph.name.startsWith('coverage') && ph.name !== 'coverage_lp');
+    expect(notes.filter((ph) => ph.priority !== 1 && ph.name === 'coverage').every((ph) => /pairs of the classes below left out/.test(ph.note ?? ''))).to.equal(
+      true,
+    );
+    expect(notes.filter((ph) => ph.priority === 1).some((ph) => /left out/.test(ph.note ?? ''))).to.equal(false);
+  });
+
+  it('addFitting adds the wanted pairs that still fit, in pair order, and keeps the start', () => {
+    const p = prepare(scarceWithRules());
+    const all = new Uint8Array(p.candShift.length).fill(1);
+    // Every pair wanted from nothing: a feasible schedule, each pair left out for a reason.
+    const x = addFitting(p, new Uint8Array(p.candShift.length), all);
+    expect(checkAssignment(p, x)).to.equal(undefined);
+    expect(sum(x)).to.be.greaterThan(0);
+    const added = greedyFill(p, x);
+    // In pair order, nothing wanted that fits is left: the greedy fill finds nothing to add.
+    expect(sum(added)).to.equal(sum(x));
+    // A start is kept: the greedy schedule with every pair wanted is itself plus what fits.
+    const start = greedyFill(p);
+    const kept = addFitting(p, start, all);
+    start.forEach((b, pair) => b && expect(kept[pair], `pair ${pair} kept`).to.equal(1));
+    expect(checkAssignment(p, kept)).to.equal(undefined);
   });
 
   it('after a class LP that did not reach its optimum, the next class LP has LP_SHARE again', async () => {
