@@ -639,7 +639,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
       const bias = s.f.wishes.previousBias;
       const out = new Uint8Array(s.p.candShift.length);
       s.p.candShift.forEach((slot, pair) => (out[pair] = s.p.slotClass[slot]! > k && !(bias && bias[pair]! > 0) ? 1 : 0));
-      return out;
+      return out.includes(1) ? out : undefined;
     },
     lpPhase: 'coverage_lp',
     mipPhase: 'coverage',
@@ -1476,7 +1476,8 @@ class LevelRunner {
       // else, after the windows (wholeAfterWindows), STALL_ITERATIONS: it ends on its own, as they did.
       const stallIterations = request.stallIterations ?? level.mipStallIterations ?? (windowsRan ? STALL_ITERATIONS : undefined);
       const stall = stallIterations === undefined ? {} : { stallIterations };
-      const dropped = level.dropped?.(s);
+      // With no time left, the phase says so without a model built for nothing.
+      const dropped = s.budget.cancelled() || s.budget.share(level.mipShare).tooShort(MIN_PHASE_S) ? undefined : level.dropped?.(s);
       const outcome = dropped
         ? this.mipWithout(level, dropped, biased, rowBounds, { ...request, ...stall })
         : this.phase(level.mipPhase, { objective: biased, rowBounds, ...request, ...stall }, level.mipShare);
@@ -1936,11 +1937,9 @@ class LevelRunner {
     const reached = request.stopAt !== undefined && outcome.objective !== null && reaches(request.objective.sense, outcome.objective, request.stopAt);
     const status = reached && outcome.status === 'feasible' ? 'optimal' : outcome.status;
     const cancelled = status !== 'optimal' && s.budget.cancelled();
-    const text = cancelled
-      ? 'the solve was cancelled'
-      : reached && outcome.status === 'feasible'
-        ? 'stopped on reaching the bound'
-        : (outcome.message ?? own?.text);
+    // What the caller says it solved, then what stopped it, if it says.
+    const said = reached && outcome.status === 'feasible' ? 'stopped on reaching the bound' : outcome.message;
+    const text = cancelled ? 'the solve was cancelled' : [own?.text, said].filter((t) => t !== undefined).join('; ') || undefined;
     s.phases.push({
       name,
       ...(this.priority !== undefined ? { priority: this.priority } : {}),

@@ -6,18 +6,18 @@
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
 // LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
 // LP_SHARE), and that the MIP of the whole of each class above the lowest has a stall window
-// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none, and that it runs on a model without the
-// pairs of the classes below (ObjectiveLevel.dropped), whose optimum is the whole model's (a
-// backend that rewrites requests checks
+// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none (a backend that rewrites requests checks
 // the larger share's end after an LP that did not reach its optimum, and a MIP stopped by that
-// window: no proof, no stop by the clock). And an LP's cap on simplex iterations
+// window: no proof, no stop by the clock), and that it runs on a model without the pairs of the
+// classes below (ObjectiveLevel.dropped), reaches the whole model's optimum, and gives back the
+// assignments of those classes that still fit. And an LP's cap on simplex iterations
 // (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
 // (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so and is no bound, the
 // budget records no stop by the clock, and the cap holds for that solve only (the options stay on
 // a HiGHS instance between solves).
 import { expect } from 'chai';
 import { Budget, LP_SHARE } from '../../src/engine/budget.js';
-import { COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_RINS_STALL_ITERATIONS, COVERAGE_WARM_LP_SHARE, sum } from '../../src/engine/levels.js';
+import { COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_RINS_STALL_ITERATIONS, COVERAGE_WARM_LP_SHARE, STALL_ITERATIONS, sum } from '../../src/engine/levels.js';
 import { prepare } from '../../src/engine/candidates.js';
 import { formulate } from '../../src/engine/formulate.js';
 import { addFitting, checkAssignment, greedyFill } from '../../src/engine/greedy.js';
@@ -26,18 +26,28 @@ import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
+import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { highsOnce, spy } from '../helpers/engine.js';
 
-/** A scarce festival with the rules (priorities 1-5 on every shift): its largest subproblem, several classes unproven by their cheap bounds. */
-function scarceWithRules(): Subproblem {
-  const request = withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
+/** A scarce festival with the rules (priorities 1-5 on every shift). */
+function scarceRequest(): ScheduleRequest {
+  return withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
     minRestHours: 8,
     timezone: 'Europe/Berlin',
     firstDay: Date.UTC(2026, 5, 5),
     days: 2,
     utcShift: -2,
   });
+}
+
+/** The largest subproblem of a request. */
+function largest(request: ScheduleRequest): Subproblem {
   return decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
+}
+
+/** scarceRequest()'s largest subproblem: several classes unproven by their cheap bounds. */
+function scarceWithRules(): Subproblem {
+  return largest(scarceRequest());
 }
 
 /** `inner` with each request first passed to `change`, which may answer it instead (an outcome) or ask it otherwise (a request). */
@@ -190,6 +200,113 @@ describe('engine: the LPs of the priority classes start from the class before; t
       true,
     );
     expect(notes.filter((ph) => ph.priority === 1).some((ph) => /left out/.test(ph.note ?? ''))).to.equal(false);
+  });
+
+  it("a class MIP's schedule gets back the assignments of the classes below that still fit, then the greedy fill", async () => {
+    const sub = scarceWithRules();
+    const p = prepare(sub);
+    const pairOf = new Map(
+      formulate(p)
+        .model.colNames.slice(0, p.candShift.length)
+        .map((name, pair) => [name, pair]),
+    );
+    const key = (a: readonly [number, number, string]): string => a.join('|');
+    const pairByKey = new Map(
+      Array.from(p.candShift, (slot, pair) => [key([sub.volunteers[p.candVolunteer[pair]!]!.index, sub.shifts[slot]!.index, sub.shifts[slot]!.group]), pair]),
+    );
+    const toX = (assignments: ReadonlyArray<readonly [number, number, string]>): Uint8Array => {
+      const x = new Uint8Array(p.candShift.length);
+      for (const a of assignments) x[pairByKey.get(key(a))!] = 1;
+      return x;
+    };
+    // RINS and the windows find nothing, so the class MIP starts below its optimum; its schedule is recorded.
+    let mip: { names: string[]; values: Float64Array } | undefined;
+    const highs = await highsOnce();
+    const backend: SolverBackend = {
+      ...highs,
+      open(model) {
+        const real = highs.open(model);
+        return {
+          solve(req: PhaseRequest): PhaseOutcome {
+            if (req.relaxation !== true && (req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS || req.stallIterations === STALL_ITERATIONS))
+              return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
+            const out = real.solve(req);
+            if (req.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS && !mip && out.values) mip = { names: model.colNames, values: out.values };
+            return out;
+          },
+          dispose: () => real.dispose(),
+        };
+      },
+    };
+    const incumbents: Array<{ phase: string; x: Uint8Array }> = [];
+    const t0 = Date.now();
+    const result = solveSubproblem(sub, {
+      backend,
+      budget: new Budget(t0 + 60_000, () => t0),
+      onIncumbent: (inc) => incumbents.push({ phase: inc.phase, x: toX(inc.assignments) }),
+    });
+    expect(mip, 'the first class MIP above the lowest gave a schedule').to.not.equal(undefined);
+    const first = result.diagnostics.phases.find((ph) => ph.name === 'coverage')!;
+    const k = p.classes.indexOf(first.priority!);
+    // The MIP's schedule, taken: the incumbent after it, and the schedule before it.
+    const at = incumbents.findIndex((inc) => inc.phase === 'coverage');
+    expect(at, 'the MIP found a better schedule').to.be.greaterThan(0);
+    const before = incumbents[at - 1]!.x;
+    const mipX = new Uint8Array(p.candShift.length);
+    mip!.names.forEach((name, col) => {
+      const pair = pairOf.get(name);
+      if (pair !== undefined && mip!.values[col]! > 0.5) mipX[pair] = 1;
+    });
+    const below = (x: Uint8Array): Uint8Array => x.map((b, pair) => (b && p.slotClass[p.candShift[pair]!]! > k ? 1 : 0));
+    expect(sum(below(mipX)), 'the MIP has no pair of the classes below').to.equal(0);
+    expect(sum(below(before)), 'the schedule before had some').to.be.greaterThan(0);
+    const expected = greedyFill(p, addFitting(p, mipX, below(before)));
+    expect(Array.from(incumbents[at]!.x)).to.deep.equal(Array.from(expected));
+    // Not what the greedy fill alone would give: the assignments kept matter.
+    expect(Array.from(greedyFill(p, mipX))).to.not.deep.equal(Array.from(expected));
+  });
+
+  it("keep the previous assignments' pairs of the classes below in their model (they carry the bias)", async () => {
+    // Previous assignments on eight pairs of the lowest class, of eight volunteers.
+    const request = scarceRequest();
+    const problem = normalizeRequest(request);
+    const sub = largest(request);
+    const p = prepare(sub);
+    const lowest = p.classes.length - 1;
+    const chosen: number[] = [];
+    p.candShift.forEach((slot, pair) => {
+      if (chosen.length < 8 && p.slotClass[slot] === lowest && !chosen.some((c) => p.candVolunteer[c] === p.candVolunteer[pair])) chosen.push(pair);
+    });
+    expect(chosen).to.have.length(8);
+    const previous = chosen.map((pair) => ({
+      shift_id: problem.shifts[sub.shifts[p.candShift[pair]!]!.index]!.id,
+      volunteer_id: sub.volunteers[p.candVolunteer[pair]!]!.id,
+    }));
+    const replanned = largest({ ...request, previous_assignments: previous });
+    const q = prepare(replanned);
+    const f = formulate(q);
+    const names = f.model.colNames;
+    const biased = names.slice(0, q.candShift.length).filter((_, pair) => (f.wishes.previousBias?.[pair] ?? 0) > 0);
+    expect(biased.length, 'the previous pairs carry the bias').to.equal(8);
+    const { backend, sessions } = spy(await highsOnce());
+    const t0 = Date.now();
+    const result = solveSubproblem(replanned, { backend, budget: new Budget(t0 + 60_000, () => t0) });
+    const above = sessions.filter((s) => s.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS));
+    expect(above.length).to.be.greaterThan(0);
+    const lowerOut = (model: { colNames: string[] }): number => {
+      const inModel = new Set(model.colNames);
+      return Array.from(q.candShift).filter((slot, pair) => q.slotClass[slot] === lowest && !inModel.has(names[pair]!)).length;
+    };
+    for (const mip of above) {
+      const inModel = new Set(mip.model.colNames);
+      expect(
+        biased.filter((n) => !inModel.has(n)),
+        'previous pairs left out',
+      ).to.deep.equal([]);
+      // The lowest class's other pairs are out.
+      expect(lowerOut(mip.model)).to.equal(Array.from(q.candShift).filter((slot) => q.slotClass[slot] === lowest).length - 8);
+    }
+    expect(result.diagnostics.phases.some((ph) => ph.name === 'coverage' && /pairs of the classes below left out/.test(ph.note ?? ''))).to.equal(true);
   });
 
   it('addFitting adds the wanted pairs that still fit, in pair order, and keeps the start', () => {
