@@ -234,7 +234,9 @@ describe('engine: the LPs of the priority classes start from the class before; t
             if (req.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS && !mip && out.values) mip = { names: model.colNames, values: out.values };
             return out;
           },
-          dispose: () => real.dispose(),
+          dispose: () => {
+            real.dispose();
+          },
         };
       },
     };
