@@ -363,6 +363,42 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(mips[2]!.status).to.equal('optimal');
   });
 
+  it('by the primal simplex method and stopped before its optimum, gives its last point, which is feasible, and RINS runs from it', async () => {
+    // The first LP from the class before's is capped at 3 simplex iterations.
+    let capped = false;
+    const capFirstWarm = (req: PhaseRequest): PhaseRequest => {
+      if (req.relaxation !== true || req.primal !== true || capped) return req;
+      capped = true;
+      return { ...req, lpIterations: 3 };
+    };
+    const { result, sessions } = await frozenSolve((highs) => rewriting(highs, capFirstWarm));
+    expect(capped).to.equal(true);
+    const lps = sessions.find((s) => s.requests.length > 1 && s.requests.every((r) => r.relaxation === true))!;
+    const out = lps.outcomes[1]!;
+    expect(out.status).to.equal('timedout');
+    expect(out.objective).to.equal(null);
+    expect(out.bound).to.equal(null);
+    expect(out.relaxed, 'its last point').to.not.equal(undefined);
+    // Feasible: within every column's bounds and every row's, the held rows too.
+    const { model } = lps;
+    const x = out.relaxed!;
+    model.colLower.forEach((lo, j) => expect(x[j]! >= lo - 1e-7 && x[j]! <= model.colUpper[j]! + 1e-7, `column ${j}`).to.equal(true));
+    const held = lps.requests[1]!.rowBounds;
+    for (let r = 0; r < model.numRows; r++) {
+      let activity = 0;
+      for (let e = model.rowStarts[r]!; e < model.rowStarts[r + 1]!; e++) activity += model.values[e]! * x[model.indices[e]!]!;
+      const [lo, hi] = held.get(r) ?? [model.rowLower[r]!, model.rowUpper[r]!];
+      expect(activity >= lo - 1e-6 && activity <= hi + 1e-6, `row ${r}: ${activity} in [${lo}, ${hi}]`).to.equal(true);
+    }
+    // The class's phases: its LP stopped, RINS from that point, no MIP.
+    const second = result.diagnostics.phases.filter((ph) => ph.priority === result.diagnostics.phases.filter((p) => p.name === 'coverage_lp')[1]!.priority);
+    const at = second.findIndex((ph) => ph.name === 'coverage_lp');
+    expect(second[at]!.status).to.equal('timedout');
+    expect(second[at + 1]!.name).to.equal('coverage_rins');
+    expect(second[at + 1]!.note).to.match(/where the last point of the LP, stopped before its optimum, and the schedule disagree/);
+    expect(second.some((ph) => ph.name === 'coverage' && ph.status === 'skipped')).to.equal(true);
+  });
+
   it('capped by simplex iterations, stops at the cap, not by the clock, with no bound and a message; the next solve on the instance has no cap', async () => {
     const sub = scarceWithRules();
     const highs = await highsOnce();
@@ -383,6 +419,8 @@ describe('engine: the LPs of the priority classes start from the class before; t
       expect(capped.objective).to.equal(null);
       expect(capped.bound).to.equal(null);
       expect(capped.message).to.equal('stopped at its cap of 3 simplex iterations, not by the clock');
+      // By the dual simplex method (HiGHS's default) a point short of the optimum is not feasible: none given.
+      expect(capped.relaxed).to.equal(undefined);
       expect(budget.timeLimited(), 'no stop by the clock recorded').to.equal(false);
 
       const again = session.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });

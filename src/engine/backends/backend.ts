@@ -85,7 +85,11 @@ export interface PhaseOutcome {
   status: PhaseStatus;
   /** Column values of the best solution found (integral where required), if any. */
   values?: Float64Array;
-  /** For a relaxation solved to optimality: its column values (fractional), where the backend gives them. */
+  /**
+   * For a relaxation solved to optimality: its column values (fractional), where the backend gives
+   * them. For one solved by the primal simplex method (PhaseRequest.primal) and stopped before its
+   * optimum: the last point it reached, which is feasible (HiGHS), with no objective or bound.
+   */
   relaxed?: Float64Array;
   objective: number | null;
   /** Best proven bound, where the backend reports one. */

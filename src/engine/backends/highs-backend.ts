@@ -422,6 +422,9 @@ export function mipStopRule(
   };
 }
 
+/** HiGHS's primal_solution_status for a feasible solution. */
+const FEASIBLE_SOLUTION = 2;
+
 /** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
 function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest, modelStatus: number, started: number): PhaseOutcome {
   const objective = h.getObjectiveValue();
@@ -437,7 +440,11 @@ function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest
       bound: ok ? objective : null,
       gap: null,
       ms: performance.now() - started,
-      ...(ok ? { relaxed: Float64Array.from(h.getSolution().colValue) } : {}),
+      // By the primal simplex method every point it reaches is feasible: where it stops early, the
+      // last one is a guide for RINS (PhaseOutcome.relaxed), though no bound.
+      ...(ok || (req.primal === true && Number(h.info.get('primal_solution_status')) === FEASIBLE_SOLUTION)
+        ? { relaxed: Float64Array.from(h.getSolution().colValue) }
+        : {}),
     };
   }
   const values = Float64Array.from(h.getSolution().colValue);
