@@ -1460,8 +1460,8 @@ class LevelRunner {
     // stopped before its optimum (PhaseOutcome.relaxed; feasible, so a guide, though no bound): measured on an
     // unseen 220 x 300 roster with locks and the rules, whose lowest class's LP does not finish in
     // its share on a slower machine, RINS from its last point filled 48-53 more slots of that class
-    // in 2.0-2.9 s where the windows alone filled 25 (in two calls of nine it found nothing in that
-    // time; given half the time left instead, it found nothing in three calls of three).
+    // in 2.1-2.9 s where the windows alone filled 25 (in two calls of ten it gained little or
+    // nothing in that time; given half the time left instead, nothing in three calls of three).
     const rins = (): void => {
       if (proven || !relaxed || !level.rinsPhase) return;
       this.rins(level, held, biased, rowBounds, bound, relaxed, lpFinished ? 'the LP' : 'the last point of the LP, stopped before its optimum,');
