@@ -120,8 +120,8 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
 /**
  * Share of the time left for the LP relaxation of a coverage class after the first, which starts
  * from the optimum of the class before's (ObjectiveLevel.warmLp); every other LP has LP_SHARE.
- * Where that LP does not finish, no RINS or MIP of the whole runs for the class, and its windows
- * fill less. Measured (10 s, 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen
+ * Where that LP does not finish, no MIP of the whole runs for the class (RINS runs from its last
+ * point, where HiGHS reports it feasible), and its windows have less time. Measured (10 s, 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen
  * t-locked-rules-220x300 the lowest class's LP took 3.3 s where 0.3 of the time left was 2.1 s;
  * with it, RINS took that class from 66 to 117 slots (the windows alone: 100; CBC given 60 s: about 120).
  * Where such an LP needs far more (p-locked-rules-250x400's second class: 10.5 s), the windows

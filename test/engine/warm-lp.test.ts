@@ -419,7 +419,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
       expect(capped.objective).to.equal(null);
       expect(capped.bound).to.equal(null);
       expect(capped.message).to.equal('stopped at its cap of 3 simplex iterations, not by the clock');
-      // By the dual simplex method (HiGHS's default) a point short of the optimum is not feasible: none given.
+      // Not asked for the primal simplex method: no point given short of the optimum.
       expect(capped.relaxed).to.equal(undefined);
       expect(budget.timeLimited(), 'no stop by the clock recorded').to.equal(false);
 

@@ -88,7 +88,8 @@ export interface PhaseOutcome {
   /**
    * For a relaxation solved to optimality: its column values (fractional), where the backend gives
    * them. For one solved by the primal simplex method (PhaseRequest.primal) and stopped before its
-   * optimum: the last point it reached, which is feasible (HiGHS), with no objective or bound.
+   * optimum after iterations of its own: the last point it reached, where HiGHS reports it primal
+   * feasible (none when stopped in phase 1), with no objective or bound.
    */
   relaxed?: Float64Array;
   objective: number | null;

@@ -244,7 +244,7 @@ function solveOnce(
     mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
     // Set on every solve, as the options stay on the instance: HiGHS's own default where none is asked.
     simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
-    // Only the sessions of parts ask for this (a session of their own), so the others keep HiGHS's defaults.
+    // Only the sessions of parts and of the class LPs ask for this (sessions of their own), so the others keep HiGHS's defaults.
     ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
   });
   h.zeroAllClocks();
@@ -425,6 +425,12 @@ export function mipStopRule(
 /** HiGHS's primal_solution_status for a feasible solution. */
 const FEASIBLE_SOLUTION = 2;
 
+/** Whether HiGHS stopped before its end: the clock, an iteration cap or an interrupt. */
+function stoppedEarly(highs: Highs, modelStatus: number): boolean {
+  const { timeLimit, iterationLimit, interrupted } = highs.constants.modelStatus;
+  return modelStatus === timeLimit || modelStatus === iterationLimit || modelStatus === interrupted;
+}
+
 /** Reads the solve back as a phase outcome: only a valid, integral solution within bounds counts. */
 function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest, modelStatus: number, started: number): PhaseOutcome {
   const objective = h.getObjectiveValue();
@@ -440,9 +446,14 @@ function outcome(highs: Highs, h: HighsModel, model: MipModel, req: PhaseRequest
       bound: ok ? objective : null,
       gap: null,
       ms: performance.now() - started,
-      // By the primal simplex method every point it reaches is feasible: where it stops early, the
-      // last one is a guide for RINS (PhaseOutcome.relaxed), though no bound.
-      ...(ok || (req.primal === true && Number(h.info.get('primal_solution_status')) === FEASIBLE_SOLUTION)
+      // By the primal simplex method, stopped early (the clock, its cap) after some iterations of
+      // its own at a point HiGHS reports primal feasible (not in phase 1): that point is a guide for
+      // RINS (PhaseOutcome.relaxed), though no bound.
+      ...(ok ||
+      (req.primal === true &&
+        stoppedEarly(highs, modelStatus) &&
+        Number(h.info.get('simplex_iteration_count')) > 0 &&
+        Number(h.info.get('primal_solution_status')) === FEASIBLE_SOLUTION)
         ? { relaxed: Float64Array.from(h.getSolution().colValue) }
         : {}),
     };
