@@ -121,8 +121,8 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
  * Share of the time left for the LP relaxation of a coverage class after the first, which starts
  * from the optimum of the class before's (ObjectiveLevel.warmLp); every other LP has LP_SHARE.
  * Where that LP does not finish, no MIP of the whole runs for the class (RINS runs from its last
- * point, where HiGHS reports it feasible), and its windows have less time. Measured (10 s, 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen
- * t-locked-rules-220x300 the lowest class's LP took 3.3 s where 0.3 of the time left was 2.1 s;
+ * point, where HiGHS reports it feasible), and its windows have less time. Measured (10 s,
+ * 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen t-locked-rules-220x300 the lowest class's LP took 3.3 s where 0.3 of the time left was 2.1 s;
  * with it, RINS took that class from 66 to 117 slots (the windows alone: 100; CBC given 60 s: about 120).
  * Where such an LP needs far more (p-locked-rules-250x400's second class: 10.5 s), the windows
  * after it get less time (there two slots fewer in that class). A cold LP (the first class's, or
@@ -1457,8 +1457,8 @@ class LevelRunner {
       relaxed = lp?.relaxed;
     }
     // RINS from the LP's optimum, or from the last point of an LP by the primal simplex method
-    // stopped before its optimum (PhaseOutcome.relaxed; feasible, so a guide, though no bound): measured on an
-    // unseen 220 x 300 roster with locks and the rules, whose lowest class's LP does not finish in
+    // stopped before its optimum (PhaseOutcome.relaxed; feasible, so a guide, though no bound):
+    // measured on an unseen 220 x 300 roster with locks and the rules, whose lowest class's LP does not finish in
     // its share on a slower machine, RINS from its last point filled 48-53 more slots of that class
     // in 2.1-2.9 s where the windows alone filled 25 (in two calls of ten it gained little or
     // nothing in that time; given half the time left instead, nothing in three calls of three).
