@@ -122,8 +122,9 @@ export const COVERAGE_RINS_STALL_ITERATIONS = 5000;
  * from the optimum of the class before's (ObjectiveLevel.warmLp); every other LP has LP_SHARE.
  * Where that LP does not finish, no MIP of the whole runs for the class (RINS runs from its last
  * point, where HiGHS reports it feasible), and its windows have less time. Measured (10 s,
- * 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen t-locked-rules-220x300 the lowest class's LP took 3.3 s where 0.3 of the time left was 2.1 s;
- * with it, RINS took that class from 66 to 117 slots (the windows alone: 100; CBC given 60 s: about 120).
+ * 2026-11-30, the thirtieth session in BENCHMARKS.md): on the unseen t-locked-rules-220x300 the
+ * lowest class's LP took 3.3 s where 0.3 of the time left was 2.1 s; with it, RINS took that class
+ * from 66 to 117 slots (the windows alone: 100; CBC given 60 s: about 120).
  * Where such an LP needs far more (p-locked-rules-250x400's second class: 10.5 s), the windows
  * after it get less time (there two slots fewer in that class). A cold LP (the first class's, or
  * one class alone) keeps LP_SHARE: on Curtois 13 (one class, an LP that does not finish in 10 s)
