@@ -219,27 +219,12 @@ describe('engine: the LPs of the priority classes start from the class before; t
       for (const a of assignments) x[pairByKey.get(key(a))!] = 1;
       return x;
     };
-    // RINS and the windows find nothing, so the class MIP starts below its optimum; its schedule is recorded.
-    let mip: { names: string[]; values: Float64Array } | undefined;
-    const highs = await highsOnce();
-    const backend: SolverBackend = {
-      ...highs,
-      open(model) {
-        const real = highs.open(model);
-        return {
-          solve(req: PhaseRequest): PhaseOutcome {
-            if (req.relaxation !== true && (req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS || req.stallIterations === STALL_ITERATIONS))
-              return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
-            const out = real.solve(req);
-            if (req.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS && !mip && out.values) mip = { names: model.colNames, values: out.values };
-            return out;
-          },
-          dispose: () => {
-            real.dispose();
-          },
-        };
-      },
-    };
+    // RINS and the windows find nothing, so the class MIP starts below its optimum; the spy records its schedule.
+    const nothing = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
+      req.relaxation !== true && (req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS || req.stallIterations === STALL_ITERATIONS)
+        ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 }
+        : req;
+    const { backend, sessions } = spy(rewriting(await highsOnce(), nothing));
     const incumbents: Array<{ phase: string; x: Uint8Array }> = [];
     const t0 = Date.now();
     const result = solveSubproblem(sub, {
@@ -247,7 +232,9 @@ describe('engine: the LPs of the priority classes start from the class before; t
       budget: new Budget(t0 + 60_000, () => t0),
       onIncumbent: (inc) => incumbents.push({ phase: inc.phase, x: toX(inc.assignments) }),
     });
-    expect(mip, 'the first class MIP above the lowest gave a schedule').to.not.equal(undefined);
+    const mipSession = sessions.find((o) => o.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS))!;
+    const mip = { names: mipSession.model.colNames, values: mipSession.outcomes[0]!.values };
+    expect(mip.values, 'the first class MIP above the lowest gave a schedule').to.not.equal(undefined);
     const first = result.diagnostics.phases.find((ph) => ph.name === 'coverage')!;
     const k = p.classes.indexOf(first.priority!);
     // The MIP's schedule, taken: the incumbent after it, and the schedule before it.
@@ -255,9 +242,9 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(at, 'the MIP found a better schedule').to.be.greaterThan(0);
     const before = incumbents[at - 1]!.x;
     const mipX = new Uint8Array(p.candShift.length);
-    mip!.names.forEach((name, col) => {
+    mip.names.forEach((name, col) => {
       const pair = pairOf.get(name);
-      if (pair !== undefined && mip!.values[col]! > 0.5) mipX[pair] = 1;
+      if (pair !== undefined && mip.values![col]! > 0.5) mipX[pair] = 1;
     });
     const below = (x: Uint8Array): Uint8Array => x.map((b, pair) => (b && p.slotClass[p.candShift[pair]!]! > k ? 1 : 0));
     expect(sum(below(mipX)), 'the MIP has no pair of the classes below').to.equal(0);
