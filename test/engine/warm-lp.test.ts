@@ -10,7 +10,9 @@
 // the larger share's end after an LP that did not reach its optimum, and a MIP stopped by that
 // window: no proof, no stop by the clock), and that it runs on a model without the pairs of the
 // classes below (ObjectiveLevel.dropped), reaches the whole model's optimum, and gives back the
-// assignments of those classes that still fit. And an LP's cap on simplex iterations
+// assignments of those classes that still fit; that a class LP stopped early by the primal simplex
+// method hands back its last point only when that point is feasible (not from a start in phase 1).
+// And an LP's cap on simplex iterations
 // (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
 // (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so and is no bound, the
 // budget records no stop by the clock, and the cap holds for that solve only (the options stay on
@@ -384,6 +386,33 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(second[at + 1]!.name).to.equal('coverage_rins');
     expect(second[at + 1]!.note).to.match(/where the last point of the LP, stopped before its optimum, and the schedule disagree/);
     expect(second.some((ph) => ph.name === 'coverage' && ph.status === 'skipped')).to.equal(true);
+  });
+
+  it('by the primal simplex method from a start that breaks a row (phase 1), stopped there, gives no point; run to its end, its optimum', async () => {
+    // A class LP the engine solved from the class before's optimum: its held row asks for the
+    // class before's count. A fresh session starts from no basis (every column at 0), which
+    // breaks that row, and 3 simplex iterations cannot mend it.
+    const highs = await highsOnce();
+    const { backend, sessions } = spy(highs);
+    solveSubproblem(scarceWithRules(), { backend, budget: Budget.forTimeLimit(60) });
+    const lps = sessions.find((s) => s.requests.length > 1 && s.requests.every((r) => r.relaxation === true))!;
+    const req = lps.requests[1]!;
+    expect(req.primal, 'asked for the primal simplex method').to.equal(true);
+    const heldAboveZero = [...req.rowBounds.values()].some(([lo]) => lo >= 4);
+    expect(heldAboveZero, 'a held row no start at 0 meets in 3 iterations').to.equal(true);
+    const session = highs.open(lps.model);
+    try {
+      const stopped = session.solve({ ...req, lpIterations: 3, budget: Budget.forTimeLimit(60) });
+      expect(stopped.status).to.equal('timedout');
+      expect(stopped.bound).to.equal(null);
+      expect(stopped.relaxed, 'no point: the last one breaks a row').to.equal(undefined);
+      const whole = session.solve({ ...req, budget: Budget.forTimeLimit(60) });
+      expect(whole.status).to.equal('optimal');
+      expect(whole.objective).to.be.closeTo(lps.outcomes[1]!.objective!, 1e-6);
+      expect(whole.relaxed, 'its optimum').to.not.equal(undefined);
+    } finally {
+      session.dispose();
+    }
   });
 
   it('capped by simplex iterations, stops at the cap, not by the clock, with no bound and a message; the next solve on the instance has no cap', async () => {
