@@ -2,7 +2,8 @@
 // fairness MIP of the engine (recorded from a randomized campaign's roster; the fixture's note)
 // it traps, memory access out of bounds, with random_seed 0, and solves with seed 1. The engine
 // solves a subproblem whose solver failed again on a fresh instance with seed 1
-// (solveSubproblemAgainOnFailure): that roster gets its schedule, with no warning.
+// (solveSubproblemAgainOnFailure; tested with traps put into HiGHS in highs-trap.test.ts): that
+// roster gets its schedule, with no warning.
 import { expect } from 'chai';
 import type { Highs } from 'highs';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
@@ -94,7 +95,12 @@ describe('engine: the MIP that HiGHS 1.15.1 traps on after its restart', functio
     session.dispose();
   });
 
-  it('the roster it came from: its group is solved again with seed 1, and the answer has no warning', async () => {
+  it('the roster it came from: its schedule, with no warning, every step ended on its own', async () => {
+    // Until f9eefa8 the first solve of this roster reached the trap (its fairness MIP, the
+    // fixture) and the group was solved again with seed 1. Since the levels of wishes solve their
+    // LPs in a session of their own, the main session's HiGHS takes another path and this
+    // roster's first solve no longer traps; the second solve after a trap is tested with traps
+    // put into HiGHS (highs-trap.test.ts), and the trap itself on the recorded MIP above.
     const mix = { minRestHours: 6, timezone: 'Pacific/Auckland', firstDay: Date.UTC(2026, 5, 5), days: 1, utcShift: -12 };
     const request = withWishes(441477, withRules(441476, festival({ seed: 932227, volunteers: 54, shifts: 27, days: 1, groups: 1, locked: 0.09 }), mix));
     const scheduler = inProcessScheduler({ highs: highsBackend(await loadHighs()) });
@@ -105,16 +111,14 @@ describe('engine: the MIP that HiGHS 1.15.1 traps on after its restart', functio
     expect((result.warnings as Json[]).map((w) => w.code)).to.not.include('solver_failed');
     const [sub, ...others] = result.diagnostics.subproblems as Json[];
     expect(others).to.deep.equal([]);
-    // The first solve's phases, then the second's, its first phase saying why.
-    const phases = sub!.phases as Json[];
-    const again = phases.findIndex(
-      (ph) =>
-        ph.note === 'solved again from the start on a fresh HiGHS with random_seed 1, after the solver failed (RuntimeError: memory access out of bounds)',
-    );
-    expect(again).to.be.greaterThan(0);
-    expect(phases[again]!.name).to.equal('greedy');
-    expect(phases.slice(again).map((ph) => ph.status)).to.not.include('error');
+    expect((sub!.phases as Json[]).map((ph) => ph.status)).to.not.include('error');
     expect(sub!.filled).to.equal(sub!.fill_bound);
-    expect(result.diagnostics.status).to.equal('optimal');
+    // Measured there (in the service's worker threads, 60 s): fairness's windows ran 35 passes in
+    // 26 s, each taking a schedule HiGHS's pieces priced a little lower as better; a schedule is
+    // now judged by itself (LevelRunner.accept; windows.test.ts), and they end in about 2 s.
+    expect(result.diagnostics.time_limited, 'the clock stopped nothing').to.equal(false);
+    const windows = (sub!.phases as Json[]).filter((ph) => ph.name === 'fairness_lns');
+    expect(windows.length).to.be.greaterThan(0);
+    for (const ph of windows) expect(ph.status).to.not.equal('timedout');
   });
 });
