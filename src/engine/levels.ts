@@ -429,13 +429,18 @@ export interface ObjectiveLevel {
    * session runs MIPs too, after which HiGHS starts an LP over. Measured on a scarce roster with
    * the rules (150 x 300, one joined subproblem): the third class's LP in 0.33 s instead of 1.1-1.6 s.
    * Once the session has solved an LP to its optimum, the next runs by the primal simplex method
-   * from that optimum (without presolve): it stays feasible (the class before is held at the
-   * schedule's value, which its LP optimum meets) and only the objective is new, where HiGHS's
+   * from the basis where the last one ended (without presolve). Where that last LP was the level
+   * before's, solved to its optimum, it stays feasible (the level before is held at the
+   * schedule's value, which its LP optimum meets) and only the objective is new; where a level in
+   * between had no LP (proven by its cheap bound, say) or a held level's schedule improved since,
+   * a held row may be broken there, and the primal simplex first mends it (its phase 1; stopped
+   * there, it gives no point: PhaseOutcome.relaxed), still from that basis. HiGHS's
    * default, the dual simplex method, took about three times as long from the same basis. On
    * that roster (a second machine): the third class's LP 0.20-0.25 s instead of 0.65-0.78 s, the
    * fourth's 0.46-0.57 s instead of 0.68-1.02 s, the fifth's 0.70-0.97 s where it had run out of
    * its share at 1.27-1.55 s (and took 1.98 s at a 90 s limit). The levels of wishes with
-   * windows (avoided shifts, hours short, preferred shifts) ask for it too, on the wishes' model.
+   * windows (avoided shifts, hours short, preferred shifts) ask for it too, on the wishes' model,
+   * on every subproblem (their LPs before windows, on the smaller ones, as well as after them).
    */
   warmLp?: boolean;
   /** Share of the time left for its LP relaxation where it starts from the optimum of the level before's (warmLp; otherwise LP_SHARE). */
@@ -1334,7 +1339,8 @@ class LevelRunner {
   private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
-    // The LPs' own session serves the levels that ask for it, which come first: its memory goes once they are done.
+    // The LPs' own session serves the levels that ask for it, in a row (the priority classes; the
+    // levels of wishes): its memory goes at the first level after them that does not.
     if (!level.warmLp && this.lpSession) {
       this.lpSession.session.dispose();
       this.lpSession = undefined;

@@ -244,7 +244,8 @@ function solveOnce(
     mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
     // Set on every solve, as the options stay on the instance: HiGHS's own default where none is asked.
     simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
-    // Only the sessions of parts and of the class LPs ask for this (sessions of their own), so the others keep HiGHS's defaults.
+    // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for this, sessions of their own whose every request
+    // after the first such one asks for it too, so the others keep HiGHS's defaults.
     ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
   });
   h.zeroAllClocks();
