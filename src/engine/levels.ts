@@ -1875,10 +1875,11 @@ class LevelRunner {
     // same hours a little below what they are, so that a schedule no better than the one in hand
     // was taken as better (measured on a 54 x 27 roster with the rules and wishes, 60 s: fairness's
     // windows ran 35 passes in 26 s, each "better" by that alone, the sum of squares unchanged).
-    const w = columnValues(s.f, s.p, rounded(candidate));
+    const x = Uint8Array.from(candidate); // 0/1 exactly (checkAssignment)
+    const w = columnValues(s.f, s.p, x);
     const keeps = held.every((h) => reaches(h.objective(s.f).sense, h.value(s, w), h.value(s, s.values), h.holdTolerance));
     if (!keeps || !improves(level.objective(s.f).sense, level.value(s, w), level.value(s, s.values))) return false;
-    adopt(s, Uint8Array.from(candidate), phase);
+    adopt(s, x, phase);
     return true;
   }
 

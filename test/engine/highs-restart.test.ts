@@ -8,14 +8,13 @@ import { expect } from 'chai';
 import type { Highs } from 'highs';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { RETRY_SEED } from '../../src/engine/solve-subproblem.js';
-import { festival, withRules, withWishes } from '../../bench/generate.js';
 import { loadConfig } from '../../src/config/config.js';
 import { Budget } from '../../src/engine/budget.js';
 import { MipModel } from '../../src/engine/mip-model.js';
 import { inProcessScheduler } from '../../src/engine/scheduler.js';
 import { scheduleRequest } from '../../src/service/schedule-service.js';
 import { fixture, schemas } from '../helpers/app.js';
-import type { Json } from '../helpers/engine.js';
+import { trapRoster, type Json } from '../helpers/engine.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 
 interface Recorded {
@@ -101,8 +100,7 @@ describe('engine: the MIP that HiGHS 1.15.1 traps on after its restart', functio
     // LPs in a session of their own, the main session's HiGHS takes another path and this
     // roster's first solve no longer traps; the second solve after a trap is tested with traps
     // put into HiGHS (highs-trap.test.ts), and the trap itself on the recorded MIP above.
-    const mix = { minRestHours: 6, timezone: 'Pacific/Auckland', firstDay: Date.UTC(2026, 5, 5), days: 1, utcShift: -12 };
-    const request = withWishes(441477, withRules(441476, festival({ seed: 932227, volunteers: 54, shifts: 27, days: 1, groups: 1, locked: 0.09 }), mix));
+    const request = trapRoster();
     const scheduler = inProcessScheduler({ highs: highsBackend(await loadHighs()) });
     const deps = { schemas: schemas(), limits: loadConfig({}).limits, scheduler };
     const answer = await scheduleRequest(request, { backend: 'highs', timeLimitS: 60, debug: 'true' }, deps);

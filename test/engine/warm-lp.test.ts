@@ -29,7 +29,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
-import { highsOnce, spy } from '../helpers/engine.js';
+import { expectColdOptima, highsOnce, rewriting, spy } from '../helpers/engine.js';
 
 /** A scarce festival with the rules (priorities 1-5 on every shift). */
 function scarceRequest(): ScheduleRequest {
@@ -50,25 +50,6 @@ function largest(request: ScheduleRequest): Subproblem {
 /** scarceRequest()'s largest subproblem: several classes unproven by their cheap bounds. */
 function scarceWithRules(): Subproblem {
   return largest(scarceRequest());
-}
-
-/** `inner` with each request first passed to `change`, which may answer it instead (an outcome) or ask it otherwise (a request). */
-function rewriting(inner: SolverBackend, change: (req: PhaseRequest) => PhaseRequest | PhaseOutcome): SolverBackend {
-  return {
-    ...inner,
-    open(model) {
-      const real = inner.open(model);
-      return {
-        solve(req: PhaseRequest): PhaseOutcome {
-          const changed = change(req);
-          return 'status' in changed ? changed : real.solve(changed);
-        },
-        dispose(): void {
-          real.dispose();
-        },
-      };
-    },
-  };
 }
 
 /**
@@ -110,16 +91,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(calls.length, 'levels after coverage ran').to.be.greaterThan(mine.disposedAfter);
 
     // Each LP, solved cold in a fresh session with the same objective and held rows: the same optimum.
-    mine.requests.forEach((req, k) => {
-      const fresh = highs.open(mine.model);
-      try {
-        const cold = fresh.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });
-        expect(cold.status).to.equal('optimal');
-        expect(cold.objective).to.be.closeTo(mine.outcomes[k]!.objective!, 1e-6);
-      } finally {
-        fresh.dispose();
-      }
-    });
+    expectColdOptima(highs, mine);
   });
 
   it('from the class before, may take a larger share of the time left than the first class LP (COVERAGE_WARM_LP_SHARE)', async () => {

@@ -19,7 +19,7 @@ import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { festival, withRules, withWishes } from '../../bench/generate.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
-import { groupOnly, highsOnce, solve, spy } from '../helpers/engine.js';
+import { expectColdOptima, groupOnly, highsOnce, solve, spy } from '../helpers/engine.js';
 
 /** The largest subproblem of a festival with wishes, its goals and its greedy fill. */
 function greedyWithWishes(seed: number): { p: Prepared; goals: SoftGoals; x: Uint8Array } {
@@ -288,16 +288,7 @@ describe('engine: RINS and windows for the levels of wishes', function () {
     mine!.outcomes.forEach((o, k) => expect(o.objective).to.be.closeTo(lpPhases[k]!.objective!, 1e-4));
     expect(mine!.outcomes.every((o) => o.status === 'optimal')).to.equal(true);
     expect(mine!.requests.map((r) => r.primal === true)).to.deep.equal(mine!.requests.map((_, k) => k > 0));
-    mine!.requests.forEach((req, k) => {
-      const fresh = highs.open(mine!.model);
-      try {
-        const cold = fresh.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });
-        expect(cold.status).to.equal('optimal');
-        expect(cold.objective).to.be.closeTo(mine!.outcomes[k]!.objective!, 1e-6);
-      } finally {
-        fresh.dispose();
-      }
-    });
+    expectColdOptima(highs, mine!);
   });
 
   it('there, windows that the clock stops are followed by no LP, RINS or MIP of the whole, and the next level runs as before', async () => {

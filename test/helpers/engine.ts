@@ -1,6 +1,8 @@
 // Runs the whole scheduling path (validation, normalization, engine, JSON) in this thread,
 // with both backends loaded once. HTTP tests use the real worker pool instead.
+import { expect } from 'chai';
 import type { PhaseOutcome, PhaseRequest, SolverBackend, SolverSession } from '../../src/engine/backends/backend.js';
+import { Budget } from '../../src/engine/budget.js';
 import type { MipModel } from '../../src/engine/mip-model.js';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { jslpBackend } from '../../src/engine/backends/jslp-backend.js';
@@ -8,7 +10,7 @@ import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.j
 import { loadConfig } from '../../src/config/config.js';
 import { scheduleRequest, type ScheduleCall } from '../../src/service/schedule-service.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
-import { festival, withRules } from '../../bench/generate.js';
+import { festival, withRules, withWishes } from '../../bench/generate.js';
 import { schemas } from './app.js';
 
 let backends: Promise<Record<'highs' | 'jslp', SolverBackend>> | undefined;
@@ -77,6 +79,49 @@ export function groupOnly(whole: ScheduleRequest, group: string): ScheduleReques
 export function eRulesScarce(): ScheduleRequest {
   const mix = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 3, utcShift: 4 };
   return withRules(1103, festival({ seed: 1104, volunteers: 150, shifts: 300, days: 3, groups: 6, demand: 1.4 }), mix);
+}
+
+/**
+ * The roster of a randomized campaign on which HiGHS 1.15.1 trapped until f9eefa8 (54 x 27, one
+ * group, the rules, wishes and locks, Auckland time), and on whose later path HiGHS's fairness
+ * pieces priced the schedule in hand a little lower (highs-restart.test.ts, windows.test.ts).
+ */
+export function trapRoster(): ScheduleRequest {
+  const mix = { minRestHours: 6, timezone: 'Pacific/Auckland', firstDay: Date.UTC(2026, 5, 5), days: 1, utcShift: -12 };
+  return withWishes(441477, withRules(441476, festival({ seed: 932227, volunteers: 54, shifts: 27, days: 1, groups: 1, locked: 0.09 }), mix));
+}
+
+/** `inner` with each request first passed to `change` (with the session's model), which may answer it instead (an outcome) or ask it otherwise (a request). */
+export function rewriting(inner: SolverBackend, change: (req: PhaseRequest, model: MipModel) => PhaseRequest | PhaseOutcome): SolverBackend {
+  return {
+    ...inner,
+    open(model) {
+      const real = inner.open(model);
+      return {
+        solve(req: PhaseRequest): PhaseOutcome {
+          const changed = change(req, model);
+          return 'status' in changed ? changed : real.solve(changed);
+        },
+        dispose(): void {
+          real.dispose();
+        },
+      };
+    },
+  };
+}
+
+/** Each LP a spied session solved, solved again cold in a fresh session (HiGHS's default method): the same optimum. */
+export function expectColdOptima(highs: SolverBackend, opened: Opened): void {
+  opened.requests.forEach((req, k) => {
+    const fresh = highs.open(opened.model);
+    try {
+      const cold = fresh.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });
+      expect(cold.status).to.equal('optimal');
+      expect(cold.objective).to.be.closeTo(opened.outcomes[k]!.objective!, 1e-6);
+    } finally {
+      fresh.dispose();
+    }
+  });
 }
 
 /** A session a spy saw opened: its model, what it was asked and answered, and after which call it was disposed. */
