@@ -58,6 +58,19 @@ const PRIMAL_SIMPLEX = 4;
  */
 export const CUT_POOL_LIMIT = 500;
 const DEFAULT_CUT_POOL = 10_000;
+/**
+ * Whether HiGHS runs its feasibility jump heuristic at the start of a MIP (its option
+ * mip_heuristic_run_feasibility_jump, on by default). Off: every MIP here starts from a schedule
+ * (PhaseRequest.start), and the heuristic cost a fixed 8-15 ms on every MIP, however small
+ * (measured on the MIPs of festival-50x30, solved 40 times each in one thread: a warm-up MIP of
+ * 8 binaries 15.7 ms median with it, 1.7 ms without; coverage's RINS of 47 pairs 22.5 and 12.8 ms;
+ * fairness's window of 204 columns 66 and 44 ms). festival-50x30 over HTTP, 30 calls a side on
+ * fresh services: median 98 and 111 ms with it, 79 and 86 ms without. On 32 rosters at 10 s
+ * (BENCHMARKS.md, the thirty-third session) the schedules were the same or differed by what
+ * separates two calls of one build, but for an unseen scarce roster with the rules, whose second
+ * priority class got 50 slots instead of 47 in both calls a side.
+ */
+export const FEASIBILITY_JUMP = false;
 /** HiGHS's default simplex_iteration_limit (kHighsIInf): no limit. */
 const HIGHS_INT_MAX = 2_147_483_647;
 
@@ -224,6 +237,23 @@ function openSession(highs: Highs, model: MipModel, calls: Calls, seed: number):
   };
 }
 
+/** HiGHS's options for one solve (solveOnce): set on every solve, as they stay on the instance. */
+export function solveOptions(req: PhaseRequest): Record<string, number | boolean | string> {
+  return {
+    time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
+    mip_rel_gap: req.relGap,
+    mip_abs_gap: req.absGap,
+    solve_relaxation: req.relaxation === true,
+    mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
+    // HiGHS's own default where none is asked.
+    simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
+    mip_heuristic_run_feasibility_jump: FEASIBILITY_JUMP,
+    // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for this, sessions of their own whose every request
+    // after the first such one asks for it too, so the others keep HiGHS's defaults.
+    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
+  };
+}
+
 /** One phase's solve on a persistent model (openSession). */
 function solveOnce(
   highs: Highs,
@@ -236,18 +266,7 @@ function solveOnce(
   if (all) h.changeColsCost(all, req.objective.costs);
   h.changeObjectiveSense(req.objective.sense === 'max' ? highs.constants.objectiveSense.maximize : highs.constants.objectiveSense.minimize);
   for (const [row, [lo, up]] of req.rowBounds) h.changeRowBounds(row, finite(highs, lo), finite(highs, up));
-  h.options.set({
-    time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
-    mip_rel_gap: req.relGap,
-    mip_abs_gap: req.absGap,
-    solve_relaxation: req.relaxation === true,
-    mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
-    // Set on every solve, as the options stay on the instance: HiGHS's own default where none is asked.
-    simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
-    // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for this, sessions of their own whose every request
-    // after the first such one asks for it too, so the others keep HiGHS's defaults.
-    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
-  });
+  h.options.set(solveOptions(req));
   h.zeroAllClocks();
   const fixed = req.colBounds && req.colBounds.size > 0 ? [...req.colBounds.keys()].sort((a, b) => a - b) : undefined;
   if (fixed) setColBounds(highs, h, fixed, (j) => req.colBounds!.get(j)!);
