@@ -1,10 +1,14 @@
 // HiGHS's options for each solve (highs-backend.ts solveOptions): its feasibility jump heuristic
-// is off on every solve (FEASIBILITY_JUMP), since every MIP here starts from a schedule and the
+// is off on every solve (RUN_FEASIBILITY_JUMP), since every MIP here starts from a schedule and the
 // heuristic cost a fixed 8-15 ms on each, however small; the rest follows the request.
 import { expect } from 'chai';
+import type { Highs } from 'highs';
 import type { PhaseRequest } from '../../src/engine/backends/backend.js';
-import { CUT_POOL_LIMIT, loadHighs, solveOptions } from '../../src/engine/backends/highs-backend.js';
+import { CUT_POOL_LIMIT, highsBackend, loadHighs, solveOptions } from '../../src/engine/backends/highs-backend.js';
 import { Budget } from '../../src/engine/budget.js';
+import { MipModel } from '../../src/engine/mip-model.js';
+
+type Model = ReturnType<Highs['createModel']>;
 
 const base = (extra: Partial<PhaseRequest> = {}): PhaseRequest => ({
   objective: { sense: 'max', costs: Float64Array.of(1) },
@@ -17,7 +21,7 @@ const base = (extra: Partial<PhaseRequest> = {}): PhaseRequest => ({
 
 const requests: Array<[string, PhaseRequest]> = [
   ['a MIP', base()],
-  ['a MIP with a small cut pool and a stall window', base({ fewerCuts: true, stallIterations: 2000 })],
+  ['a MIP with a small cut pool', base({ fewerCuts: true })],
   ['an LP relaxation', base({ relaxation: true })],
   ['an LP by the primal simplex method, capped', base({ relaxation: true, primal: true, lpIterations: 500 })],
 ];
@@ -50,7 +54,43 @@ describe('engine: HiGHS options for each solve', function () {
         expect(h.options.get('mip_heuristic_run_feasibility_jump')).to.equal(false);
       }
     } finally {
-      h[Symbol.dispose]();
+      h.dispose();
+    }
+  });
+
+  it("a backend's session sets them on its HiGHS model at every solve, MIP or LP", async () => {
+    const highs = await loadHighs();
+    // The real HiGHS, keeping each model it creates, as highs-trap.test.ts does.
+    const models: Model[] = [];
+    const keeping = new Proxy(highs, {
+      get(target, key, receiver) {
+        if (key !== 'createModel') return Reflect.get(target, key, receiver) as unknown;
+        return (...args: Parameters<Highs['createModel']>): Model => {
+          const created = target.createModel(...args);
+          models.push(created);
+          return created;
+        };
+      },
+    });
+    // Two binaries, x + y <= 1, maximise 2x + y: the MIP's optimum 2, its LP's 2 as well.
+    const m = new MipModel();
+    const cols = [m.addCol('x', 0, 1, true), m.addCol('y', 0, 1, true)];
+    m.addRow('c', -Infinity, 1, cols, [1, 1]);
+    const session = highsBackend(keeping).open(m);
+    try {
+      const objective = { sense: 'max' as const, costs: Float64Array.of(2, 1) };
+      expect(models).to.have.length(1);
+      const h = models[0]!;
+      // Turned on between solves, as another request's options could leave it: every solve sets it off again.
+      for (const req of [base({ objective, start: Float64Array.of(0, 1) }), base({ objective, relaxation: true }), base({ objective })]) {
+        h.options.set({ mip_heuristic_run_feasibility_jump: true });
+        const outcome = session.solve(req);
+        expect(outcome.status).to.equal('optimal');
+        expect(outcome.objective).to.equal(2);
+        expect(h.options.get('mip_heuristic_run_feasibility_jump')).to.equal(false);
+      }
+    } finally {
+      session.dispose();
     }
   });
 });

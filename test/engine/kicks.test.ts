@@ -205,7 +205,11 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     }
     // Three of the four groups are proven by the MIP over the columns (measured: -16, -6, -52).
     expect(taken).to.be.at.least(3);
-    expect(result.summary.sum_squared_hours).to.be.at.most(11282);
+    // 11,282 with HiGHS's feasibility jump heuristic on (8559ac4); 11,288 with it off (6462f35,
+    // highs-backend.ts RUN_FEASIBILITY_JUMP): the levels before fairness end on another schedule of the same values, and
+    // on it the largest group's fairness MIP stops at 5,193 (bound 5,187) where the packing
+    // bound's LP had been integral at 5,187.
+    expect(result.summary.sum_squared_hours).to.be.at.most(11288);
     // The wishes met as without it (f2320dc, measured): none avoided, 12 hours short, 89 preferred.
     const levels = levelsOfResult(request, result);
     expect([levels.filled.reduce((a, b) => a + b, 0), levels.avoided, levels.short, levels.preferred]).to.deep.equal([280, 0, 12, 89]);

@@ -2,7 +2,7 @@
 // the model is passed once per subproblem, and each phase only changes costs and row bounds,
 // starts from the incumbent (a MIP start) and may stop early through the interrupt callbacks
 // (deadline, cancellation, a reached bound, a stall).
-import highsModule, { type Highs } from 'highs';
+import highsModule, { type Highs, type OptionValue } from 'highs';
 import { SOLVER_MIN_TIME_S, type Budget } from '../budget.js';
 import type { MipModel } from '../mip-model.js';
 import {
@@ -61,16 +61,18 @@ const DEFAULT_CUT_POOL = 10_000;
 /**
  * Whether HiGHS runs its feasibility jump heuristic at the start of a MIP (its option
  * mip_heuristic_run_feasibility_jump, on by default). Off: every MIP here starts from a schedule
- * (PhaseRequest.start), and the heuristic cost a fixed 8-15 ms on every MIP, however small
- * (measured on the MIPs of festival-50x30, solved 40 times each in one thread: a warm-up MIP of
- * 8 binaries 15.7 ms median with it, 1.7 ms without; coverage's RINS of 47 pairs 22.5 and 12.8 ms;
- * fairness's window of 204 columns 66 and 44 ms). festival-50x30 over HTTP, 30 calls a side on
- * fresh services: median 98 and 111 ms with it, 79 and 86 ms without. On 32 rosters at 10 s
- * (BENCHMARKS.md, the thirty-third session) the schedules were the same or differed by what
- * separates two calls of one build, but for an unseen scarce roster with the rules, whose second
- * priority class got 50 slots instead of 47 in both calls a side.
+ * (PhaseRequest.start), and on small MIPs the heuristic was most of the solve. The MIPs of
+ * festival-50x30, solved 40 times each in one thread (median, with it and without): a warm-up
+ * MIP of 8 binaries 15.7 and 1.7 ms, coverage's RINS of 47 pairs 22.5 and 12.8 ms, fairness's
+ * window of 204 columns 66 and 44 ms. festival-50x30 over HTTP, two runs of 30 calls a side on
+ * fresh services: medians 98 and 111 ms with it, 79 and 86 ms without. On 32 rosters at 10 s
+ * (BENCHMARKS.md, the thirty-third session) the slots by class and staffing were the same or
+ * moved as two calls of one build do, but for an unseen scarce roster with the rules whose class
+ * 2 (of 5; 5 first) got 50 slots in both calls without it, 47 in five with it; of 12 rosters with
+ * the wishes, the hours short of min_hours were fewer without it on six (in one pair of calls at
+ * least), more on one, the same on five.
  */
-export const FEASIBILITY_JUMP = false;
+export const RUN_FEASIBILITY_JUMP = false;
 /** HiGHS's default simplex_iteration_limit (kHighsIInf): no limit. */
 const HIGHS_INT_MAX = 2_147_483_647;
 
@@ -238,7 +240,7 @@ function openSession(highs: Highs, model: MipModel, calls: Calls, seed: number):
 }
 
 /** HiGHS's options for one solve (solveOnce): set on every solve, as they stay on the instance. */
-export function solveOptions(req: PhaseRequest): Record<string, number | boolean | string> {
+export function solveOptions(req: PhaseRequest): Record<string, OptionValue> {
   return {
     time_limit: Math.max(SOLVER_MIN_TIME_S, req.budget.remainingS()),
     mip_rel_gap: req.relGap,
@@ -247,10 +249,10 @@ export function solveOptions(req: PhaseRequest): Record<string, number | boolean
     mip_pool_soft_limit: req.fewerCuts ? CUT_POOL_LIMIT : DEFAULT_CUT_POOL,
     // HiGHS's own default where none is asked.
     simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
-    mip_heuristic_run_feasibility_jump: FEASIBILITY_JUMP,
+    mip_heuristic_run_feasibility_jump: RUN_FEASIBILITY_JUMP,
     // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for this, sessions of their own whose every request
     // after the first such one asks for it too, so the others keep HiGHS's defaults.
-    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' as const } : {}),
+    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' } : {}),
   };
 }
 
