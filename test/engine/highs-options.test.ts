@@ -1,6 +1,6 @@
 // HiGHS's options for each solve (highs-backend.ts solveOptions): its feasibility jump heuristic
-// is off on every solve (RUN_FEASIBILITY_JUMP), since every MIP here starts from a schedule and the
-// heuristic cost a fixed 8-15 ms on each, however small; the rest follows the request.
+// is off on every solve (RUN_FEASIBILITY_JUMP), since every MIP here starts from a schedule and on
+// small MIPs the heuristic was most of the solve; the rest follows the request.
 import { expect } from 'chai';
 import type { Highs } from 'highs';
 import type { PhaseRequest } from '../../src/engine/backends/backend.js';
