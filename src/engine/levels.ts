@@ -528,7 +528,8 @@ export interface ObjectiveLevel {
    * Where the level keeps to local search (LevelState.localRefinement) and its windows (localWindows)
    * end on passes that gain nothing with the level unproven: its LP of the whole model follows,
    * capped at WHOLE_AFTER_WINDOWS_LP_ITERATIONS, then its RINS and its MIP with a stall window of
-   * STALL_ITERATIONS, as on a smaller subproblem (the levels of wishes; with a backend whose LP
+   * STALL_ITERATIONS (held open while more than WHOLE_AFTER_WINDOWS_STALL_GAP from the level's
+   * bound), as on a smaller subproblem (the levels of wishes; with a backend whose LP
    * can be capped by a count of work, SolverBackend.capsLpIterations: HiGHS; javascript-lp-solver
    * keeps to the windows). Measured on joined subproblems of rules and wishes of 6,146-20,829
    * candidate pairs (BENCHMARKS.md, the twenty-ninth session): where the windows settle, the
@@ -1504,7 +1505,7 @@ class LevelRunner {
       const request = level.mipRequest(bound, level.value(s, s.values));
       // The request's own window; else the level's for its MIP of the whole (mipStallIterations);
       // else, after the windows (wholeAfterWindows), STALL_ITERATIONS: it ends on its own, as they
-      // did, though not while far from the bound (WHOLE_AFTER_WINDOWS_STALL_GAP).
+      // did, with its window held open while far from the bound (WHOLE_AFTER_WINDOWS_STALL_GAP).
       const stallIterations = request.stallIterations ?? level.mipStallIterations ?? (windowsRan ? STALL_ITERATIONS : undefined);
       const stallGap = request.stallGap ?? (windowsRan ? { gap: WHOLE_AFTER_WINDOWS_STALL_GAP, bound } : undefined);
       const stall = { ...(stallIterations === undefined ? {} : { stallIterations }), ...(stallGap ? { stallGap } : {}) };

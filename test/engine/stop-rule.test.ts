@@ -1,5 +1,6 @@
 // The stop rule of a MIP's progress reports (highs-backend.ts mipStopRule): a bound reached, a
-// stall window of LP iterations without progress, and, for the fairness level (stallGap), the
+// stall window of LP iterations without progress, and, for fairness and for the levels of wishes'
+// MIP of the whole after their windows (stallGap), the
 // window held open while the incumbent is far from the bound: started at the root LP, twice as
 // long, and started again by a bound that closes 5% of the gap. Fed synthetic reports here; the
 // engine tests (windows.test.ts) show it on a real group.

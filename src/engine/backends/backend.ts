@@ -44,7 +44,8 @@ export interface PhaseRequest {
    */
   stallIterations?: number;
   /**
-   * The stall window for a level whose bound matters (fairness, to be within a gap of it). While
+   * The stall window for a level whose bound matters (fairness, to be within a gap of it; the
+   * levels of wishes' MIP of the whole after their windows, to prove the level). While
    * the incumbent is more than `gap` (absolute, in the objective's units) from the better of the
    * MIP's bound and `bound` (one known from elsewhere), the window starts once the root LP is
    * solved rather than at the first iteration, is STALL_WIDE_FACTOR times stallIterations, and a
