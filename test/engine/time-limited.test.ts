@@ -142,9 +142,12 @@ describe('engine: time_limited (whether the clock stopped any work)', function (
     // The unseen k-scarce-200x450 of BENCHMARKS.md (the nineteenth session): six groups, demand 1.4
     // x supply. Staffing's RINS, MIP and windows run to the clock in most groups; fairness's bound by
     // slot then had 19-55 ms and stopped unconverged, and the level kept water-filling's bound
-    // (7.65% reported in all at 10 s).
+    // (7.65% reported in all at 10 s). At 20 s: on a slower machine (the thirty-fourth session's)
+    // the late bounds had 85-280 ms at 10 s and in two runs of three none converged (this test
+    // failed); at 20 s staffing still runs to the clock and they had 100-530 ms, raising the
+    // bound of 3-5 subproblems in each of the runs measured.
     const request = festival({ seed: 1602, volunteers: 200, shifts: 450, days: 3, groups: 6, demand: 1.4 });
-    const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 20 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     const late = /; after the explanations, in the time they left, on the final schedule, which it does not change$/;
     let raised = 0;
