@@ -792,6 +792,22 @@ function gather(full: ArrayLike<number>, cols: ArrayLike<number>): Float64Array 
   return out;
 }
 
+/**
+ * Per column of the full model, whose alone it is: a volunteer's (their fairness pieces, their
+ * hours short) as the volunteer's index, a shift's (its full_s) as -2 - the shift's index, -1 for
+ * the pairs and the rest (LevelRunner.windows fixes the ones of volunteers and shifts a window
+ * does not touch).
+ */
+export function columnOwners(f: Formulation): Int32Array {
+  const owners = new Int32Array(f.model.numCols).fill(-1);
+  f.pieces.forEach(({ cols }, v) => {
+    for (const col of cols) owners[col] = v;
+  });
+  f.wishes.short?.cols.forEach((col, v) => col >= 0 && (owners[col] = v));
+  f.fullCol.forEach((col, shift) => col >= 0 && (owners[col] = -2 - shift));
+  return owners;
+}
+
 function rounded(values: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(values.length);
   for (let i = 0; i < values.length; i++) out[i] = values[i]! > 0.5 ? 1 : 0;
@@ -1292,6 +1308,8 @@ class LevelRunner {
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
+  /** columnOwners of the full model, as restrict maps it (ownersOn). */
+  private owners: Float64Array | undefined;
 
   constructor(
     private readonly s: LevelState,
@@ -1305,6 +1323,39 @@ class LevelRunner {
     this.wishSession?.dispose();
     this.baseSession?.dispose();
     this.lpSession?.session.dispose();
+  }
+
+  /**
+   * The columns of the model of the level running that a neighbourhood (RINS, a window) solves
+   * for, the others fixed at the schedule's values: the pairs it frees, and every other column
+   * but those of the volunteers and shifts with no pair freed (their fairness pieces, hours
+   * short, full_s: columnOwners). With their pairs fixed, the schedule's values there
+   * (columnValues) are the best those columns can have, so fixing them loses nothing; on a large
+   * subproblem most of a window's columns were theirs (wishes-rules-festival-400x300: 7,794
+   * columns for a fairness window of 400 pairs, 2,000-2,300 without them).
+   */
+  private freeColumns(freePair: (pair: number) => boolean): (col: number) => boolean {
+    const { p } = this.s;
+    const pairs = p.candShift.length;
+    const owners = this.ownersOn();
+    const volunteers = new Uint8Array(p.sub.volunteers.length);
+    const shifts = new Uint8Array(p.sub.shifts.length);
+    for (let pair = 0; pair < pairs; pair++) {
+      if (!freePair(pair)) continue;
+      volunteers[p.candVolunteer[pair]!] = 1;
+      shifts[p.candShift[pair]!] = 1;
+    }
+    return (col) => {
+      if (col < pairs) return freePair(col);
+      const owner = owners[col]!;
+      return owner === -1 || (owner >= 0 ? volunteers[owner] === 1 : shifts[-2 - owner] === 1);
+    };
+  }
+
+  /** columnOwners of the model of the level running (computed once for the full model). */
+  private ownersOn(): Float64Array {
+    this.owners ??= Float64Array.from(columnOwners(this.s.f));
+    return this.restrict(this.owners);
   }
 
   /** The full model's values (costs, a start) as the model of the level running reads them. */
@@ -1589,6 +1640,7 @@ class LevelRunner {
     // Guided windows free full_s as RINS does: staffing stays held by its row, though which slot
     // kinds are fully staffed may change (rules-festival-400x300: -98 so, none with them kept).
     const keepFull = new Set(level.windowsKeepFull && !guided ? [...s.f.fullCol].filter((c) => c >= 0) : []);
+
     let solves = 0;
     let passes = 0;
     // Passes alternate between windows of volunteers and windows of time; two passes in a row
@@ -1602,10 +1654,11 @@ class LevelRunner {
       passes++;
       for (const inWindow of windows) {
         if (budget.expired() || idleWindows >= stall || level.proven(level.value(s, s.values), bound)) break;
-        // Pairs outside the window stay as they are; every other column (staffing, fairness pieces,
-        // locks) stays free, but for the slot kinds fully staffed that the level keeps so.
+        // Pairs outside the window stay as they are (and the columns of the volunteers and shifts
+        // with none in it: freeColumns), but for the slot kinds fully staffed that the level keeps so.
         const values = this.restrict(s.values);
-        const free = (j: number): boolean => (j >= p.candShift.length && !(keepFull.has(j) && values[j]! > 0.5)) || inWindow[j] === 1;
+        const freed = this.freeColumns((pair) => inWindow[pair] === 1);
+        const free = (j: number): boolean => freed(j) && !(keepFull.has(j) && values[j]! > 0.5);
         const fixed = this.fixedModel(values, free, rowBounds, objective, level.mipRequest(bound, level.value(s, s.values)));
         const session = this.backend.open(fixed.model);
         try {
@@ -1792,7 +1845,7 @@ class LevelRunner {
     if (this.backend.rinsMaxFreePairs !== undefined && disagree > this.backend.rinsMaxFreePairs) return;
     // With no time left the MIP's own phase says so; RINS adds no row of its own.
     if (s.budget.cancelled() || s.budget.share(level.mipShare).tooShort(MIN_PHASE_S)) return;
-    const free = (j: number): boolean => j >= pairs || Math.abs(relaxed[j]! - values[j]!) > RINS_TOL;
+    const free = this.freeColumns((pair) => Math.abs(relaxed[pair]! - values[pair]!) > RINS_TOL);
     const request = level.mipRequest(bound, level.value(s, s.values));
     const fixed = this.fixedModel(values, free, rowBounds, objective, request);
     const before = level.value(s, s.values);

@@ -19,14 +19,24 @@ import { decompose } from '../../src/engine/subproblem.js';
 import { packageRoot } from '../../src/package-root.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
-import { festival, generatedInstance } from '../../bench/generate.js';
+import { festival, generatedInstance, withWishes } from '../../bench/generate.js';
+import { loadConfig } from '../../src/config/config.js';
+import { inProcessScheduler } from '../../src/engine/scheduler.js';
+import { scheduleRequest } from '../../src/service/schedule-service.js';
+import { schemas } from '../helpers/app.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
-import { filledSlots, groupOnly, rewriting, solve, trapRoster, type Json } from '../helpers/engine.js';
+import { filledSlots, groupOnly, rewriting, solve, spy, trapRoster, type Json } from '../helpers/engine.js';
 
 // A copy of ../shared/benchmarks/curtois/instance13.json (schedulingbenchmarks.org, Curtois and Qu; see that folder's README).
 const curtois13 = join(packageRoot, 'test/fixtures/requests/curtois-13.json');
 // And of instance12.json: every fillable slot filled, where the staffing MIP stops at 277 fully staffed shifts of a proven 278.
 const curtois12 = join(packageRoot, 'test/fixtures/requests/curtois-12.json');
+
+/** Whose alone a column is, by its name (formulate.ts): a volunteer's fairness piece or hours short, a slot kind's full_s. */
+function ownerOf(name: string): { kind: 'seg' | 'short' | 'full'; id: string } | undefined {
+  const m = /^(seg)_(v\d+)_k\d+$/.exec(name) ?? /^(short)_(v\d+)$/.exec(name) ?? /^(full)_(s.+)$/.exec(name);
+  return m ? { kind: m[1] as 'seg' | 'short' | 'full', id: m[2]! } : undefined;
+}
 
 /** scarceB: a scarce festival not among the benchmarks (150 x 400, 8 groups; BENCHMARKS.md). */
 const scarceB = (): ScheduleRequest => festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
@@ -526,6 +536,69 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(solved.filled).to.equal(152);
     // Some neighbourhood was opened (and answered nothing) before the MIP.
     expect(opened.some((cols) => cols < full)).to.equal(true);
+  });
+
+  it('a neighbourhood (RINS, a window) solves for the fairness pieces, hours short and full_s of the volunteers and shifts its free pairs touch, all of them, and for no others', async () => {
+    // scarceB's "medical" group (fairness's RINS and windows on the full model: pieces and full_s)
+    // and a one-group festival with the wishes (the preferred shifts' RINS on the wishes' model:
+    // hours short and full_s; fairness's RINS).
+    const rosters = [groupOnly(scarceB(), 'medical'), withWishes(831, festival({ seed: 832, volunteers: 60, shifts: 50, days: 2, groups: 1 }))];
+    const seen = { seg: 0, short: 0, full: 0, fixedAway: 0 };
+    for (const request of rosters) {
+      const [sub] = decompose(normalizeRequest(request));
+      const pairs = prepare(sub!).candShift.length;
+      const spied = spy(highsBackend(await loadHighs()));
+      const scheduler = inProcessScheduler({ highs: spied.backend });
+      const answer = await scheduleRequest(
+        request,
+        { backend: 'highs', timeLimitS: 60, debug: 'off' },
+        { schemas: schemas(), limits: loadConfig({}).limits, scheduler },
+      );
+      expect(checkSchedule(request, JSON.parse(answer.json) as Json)).to.deep.equal([]);
+      // Each volunteer's and slot kind's own columns in the largest model holding them: what a neighbourhood may hold of them.
+      const own = new Map<string, number>();
+      for (const { model } of spied.sessions) {
+        const counts = new Map<string, number>();
+        for (const name of model.colNames) {
+          const owner = ownerOf(name);
+          if (owner) counts.set(`${owner.kind}:${owner.id}`, (counts.get(`${owner.kind}:${owner.id}`) ?? 0) + 1);
+        }
+        for (const [key, n] of counts) own.set(key, Math.max(own.get(key) ?? 0, n));
+      }
+      const neighbourhoods = spied.sessions.filter(({ model, requests }) => {
+        const x = model.colNames.filter((n) => n.startsWith('x_')).length;
+        return x > 0 && x < pairs && requests.some((r) => r.relaxation !== true) && !model.colNames.some((n) => n.startsWith('out_'));
+      });
+      expect(neighbourhoods.length, 'neighbourhoods solved').to.be.above(0);
+      for (const { model } of neighbourhoods) {
+        const volunteers = new Set<string>();
+        const shifts = new Set<string>();
+        for (const name of model.colNames) {
+          const m = /^x_(v\d+)_(s.+)$/.exec(name);
+          if (!m) continue;
+          volunteers.add(m[1]!);
+          shifts.add(m[2]!);
+        }
+        const counts = new Map<string, number>();
+        for (const name of model.colNames) {
+          const owner = ownerOf(name);
+          if (!owner) continue;
+          seen[owner.kind]++;
+          expect(owner.kind === 'full' ? shifts.has(owner.id) : volunteers.has(owner.id), name).to.equal(true);
+          counts.set(`${owner.kind}:${owner.id}`, (counts.get(`${owner.kind}:${owner.id}`) ?? 0) + 1);
+        }
+        // Every piece of a volunteer in it (not some), wherever the model holds pieces at all; the same for hours short.
+        for (const kind of ['seg', 'short'] as const) {
+          if (![...counts.keys()].some((k) => k.startsWith(`${kind}:`))) continue;
+          for (const v of volunteers) if (own.has(`${kind}:${v}`)) expect(counts.get(`${kind}:${v}`), `${kind} of ${v}`).to.equal(own.get(`${kind}:${v}`));
+        }
+        for (const [key, n] of own) if (key.startsWith('seg:') && !counts.has(key) && [...counts.keys()].some((k) => k.startsWith('seg:'))) seen.fixedAway += n;
+      }
+    }
+    expect(seen.seg, 'pieces in neighbourhoods').to.be.above(0);
+    expect(seen.short, 'hours short in neighbourhoods').to.be.above(0);
+    expect(seen.full, 'full_s in neighbourhoods').to.be.above(0);
+    expect(seen.fixedAway, 'pieces of volunteers a neighbourhood does not touch, left out').to.be.above(0);
   });
 
   it('staffing windows are coverage’s size, or half the pairs where that is less', () => {
