@@ -795,10 +795,10 @@ function gather(full: ArrayLike<number>, cols: ArrayLike<number>): Float64Array 
 /**
  * Per column of the full model, whose alone it is: a volunteer's (their fairness pieces, their
  * hours short) as the volunteer's index, a shift's (its full_s) as -2 - the shift's index, -1 for
- * the pairs and the rest (LevelRunner.windows fixes the ones of volunteers and shifts a window
- * does not touch).
+ * the pairs and the rest (a neighbourhood, RINS or a window, fixes the ones of the volunteers and
+ * shifts it does not touch: LevelRunner.freeColumns).
  */
-export function columnOwners(f: Formulation): Int32Array {
+function columnOwners(f: Formulation): Int32Array {
   const owners = new Int32Array(f.model.numCols).fill(-1);
   f.pieces.forEach(({ cols }, v) => {
     for (const col of cols) owners[col] = v;
@@ -1308,8 +1308,8 @@ class LevelRunner {
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
-  /** columnOwners of the full model, as restrict maps it (ownersOn). */
-  private owners: Float64Array | undefined;
+  /** columnOwners of each model the levels ran on, as restrict maps it (ownersOn). */
+  private owners: Map<LevelRunner['on'], Float64Array> | undefined;
 
   constructor(
     private readonly s: LevelState,
@@ -1329,15 +1329,19 @@ class LevelRunner {
    * The columns of the model of the level running that a neighbourhood (RINS, a window) solves
    * for, the others fixed at the schedule's values: the pairs it frees, and every other column
    * but those of the volunteers and shifts with no pair freed (their fairness pieces, hours
-   * short, full_s: columnOwners). With their pairs fixed, the schedule's values there
-   * (columnValues) are the best those columns can have, so fixing them loses nothing; on a large
-   * subproblem most of a window's columns were theirs (wishes-rules-festival-400x300: 7,794
-   * columns for a fairness window of 400 pairs, 2,000-2,300 without them).
+   * short, full_s: columnOwners) and those the model fixes itself (locks). With their pairs
+   * fixed, the schedule's values there (columnValues) are the best those columns can have (the
+   * pieces filled cheapest first, the hours short as few as can be, full_s 1 wherever the slot
+   * kind is full), so fixing them loses nothing; on a large subproblem most of a window's
+   * columns were theirs (wishes-rules-festival-400x300: 7,794 columns for a fairness window of
+   * 400 pairs, 2,000-2,300 without them). A fixed lock leaves its volunteer's and slot kind's
+   * rows out wherever nothing else of them is free.
    */
   private freeColumns(freePair: (pair: number) => boolean): (col: number) => boolean {
     const { p } = this.s;
     const pairs = p.candShift.length;
     const owners = this.ownersOn();
+    const { colLower, colUpper } = this.modelOn();
     const volunteers = new Uint8Array(p.sub.volunteers.length);
     const shifts = new Uint8Array(p.sub.shifts.length);
     for (let pair = 0; pair < pairs; pair++) {
@@ -1347,15 +1351,23 @@ class LevelRunner {
     }
     return (col) => {
       if (col < pairs) return freePair(col);
+      if (colLower[col] === colUpper[col]) return false;
       const owner = owners[col]!;
       return owner === -1 || (owner >= 0 ? volunteers[owner] === 1 : shifts[-2 - owner] === 1);
     };
   }
 
-  /** columnOwners of the model of the level running (computed once for the full model). */
+  /** columnOwners of the model of the level running (computed once for each model). */
   private ownersOn(): Float64Array {
-    this.owners ??= Float64Array.from(columnOwners(this.s.f));
-    return this.restrict(this.owners);
+    const on = (this.owners ??= new Map<LevelRunner['on'], Float64Array>());
+    let owners = on.get(this.on);
+    if (!owners) {
+      const full = on.get('full') ?? Float64Array.from(columnOwners(this.s.f));
+      on.set('full', full);
+      owners = this.restrict(full);
+      on.set(this.on, owners);
+    }
+    return owners;
   }
 
   /** The full model's values (costs, a start) as the model of the level running reads them. */
@@ -1597,8 +1609,8 @@ class LevelRunner {
    * `share` of the time left is spent. A window proves nothing about the whole, so the bound stays.
    * True when the search ended on its own (passes, or the level's windowsStall windows in a row,
    * that gained nothing), not on the clock, with windows to solve. With `guided`, its windows (for
-   * each pass, at most the level's window size each) instead of the level's own, every slot kind's
-   * full_s free, and its note says which pairs they are of.
+   * each pass, at most the level's window size each) instead of the level's own, the full_s of
+   * the slot kinds its pairs touch free (not only those windowsKeepFull leaves), and its note says which pairs they are of.
    */
   private windows(
     level: ObjectiveLevel,
@@ -1815,8 +1827,8 @@ class LevelRunner {
   /**
    * Relaxation induced neighbourhood search (Danna, Rothberg and Le Pape's RINS) at the root:
    * every candidate pair on which the level's LP optimum and the schedule agree is fixed as both
-   * have it, and the MIP re-solves the others (every other column stays free, the held levels
-   * held). HiGHS runs the same neighbourhood itself, but only after its root cuts, which on the
+   * have it, and the MIP re-solves the others (every other column stays free but those of
+   * the volunteers and shifts with no pair free and the locks: freeColumns; the held levels held). HiGHS runs the same neighbourhood itself, but only after its root cuts, which on the
    * scarce festivals take most of a level's time: there this MIP of a few hundred pairs reaches
    * the coverage bound two to seven times sooner than the MIP over them all (and on the unseen
    * scarce festival with wishes, the preferred-shifts level's from 7 to 18 in a group where the

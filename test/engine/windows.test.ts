@@ -38,6 +38,13 @@ function ownerOf(name: string): { kind: 'seg' | 'short' | 'full'; id: string } |
   return m ? { kind: m[1] as 'seg' | 'short' | 'full', id: m[2]! } : undefined;
 }
 
+/** `part` (a part of `whole`) with the locked assignments of `whole` between its volunteers and its shifts. */
+function withLocks(part: ScheduleRequest, whole: ScheduleRequest): ScheduleRequest {
+  const volunteers = new Set(part.volunteers.map((v) => v.id));
+  const shifts = new Set(part.unassigned_shifts.map((sh) => sh.id));
+  return { ...part, current_assignments: (whole.current_assignments ?? []).filter((a) => volunteers.has(a.volunteer_id) && shifts.has(a.shift_id)) };
+}
+
 /** scarceB: a scarce festival not among the benchmarks (150 x 400, 8 groups; BENCHMARKS.md). */
 const scarceB = (): ScheduleRequest => festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
 
@@ -538,23 +545,32 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(opened.some((cols) => cols < full)).to.equal(true);
   });
 
-  it('a neighbourhood (RINS, a window) solves for the fairness pieces, hours short and full_s of the volunteers and shifts its free pairs touch, all of them, and for no others', async () => {
-    // scarceB's "medical" group (fairness's RINS and windows on the full model: pieces and full_s)
-    // and a one-group festival with the wishes (the preferred shifts' RINS on the wishes' model:
-    // hours short and full_s; fairness's RINS).
-    const rosters = [groupOnly(scarceB(), 'medical'), withWishes(831, festival({ seed: 832, volunteers: 60, shifts: 50, days: 2, groups: 1 }))];
-    const seen = { seg: 0, short: 0, full: 0, fixedAway: 0 };
-    for (const request of rosters) {
+  it('a neighbourhood (RINS, a window) solves for the fairness pieces, hours short and full_s of the volunteers and shifts its free pairs touch (all their pieces and hours short), for no others, and for no lock', async () => {
+    type Seen = { seg: number; short: number; full: number; fixedAway: number; locks: number; lockedModels: number };
+    // scarceB's "medical" group (fairness's RINS and windows on the full model: pieces and
+    // full_s); a one-group festival with the wishes (the preferred shifts' RINS on the wishes'
+    // model: hours short; fairness's RINS); the same "medical" group with locks.
+    const locked = festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8, locked: 0.2 });
+    const rosters: Array<{ request: ScheduleRequest; expected: Array<keyof Seen> }> = [
+      { request: groupOnly(scarceB(), 'medical'), expected: ['seg', 'full', 'fixedAway'] },
+      { request: withWishes(831, festival({ seed: 832, volunteers: 60, shifts: 50, days: 2, groups: 1 })), expected: ['short'] },
+      { request: withLocks(groupOnly(locked, 'medical'), locked), expected: ['seg', 'lockedModels'] },
+    ];
+    for (const { request, expected } of rosters) {
+      if (expected.includes('lockedModels')) expect(request.current_assignments ?? [], 'locks').to.have.length.above(0);
+      const seen: Seen = { seg: 0, short: 0, full: 0, fixedAway: 0, locks: 0, lockedModels: 0 };
       const [sub] = decompose(normalizeRequest(request));
       const pairs = prepare(sub!).candShift.length;
       const spied = spy(highsBackend(await loadHighs()));
       const scheduler = inProcessScheduler({ highs: spied.backend });
       const answer = await scheduleRequest(
         request,
-        { backend: 'highs', timeLimitS: 60, debug: 'off' },
+        { backend: 'highs', timeLimitS: 60, debug: 'true' },
         { schemas: schemas(), limits: loadConfig({}).limits, scheduler },
       );
-      expect(checkSchedule(request, JSON.parse(answer.json) as Json)).to.deep.equal([]);
+      const result = JSON.parse(answer.json) as Json;
+      expect(checkSchedule(request, result)).to.deep.equal([]);
+      const phases = (result.diagnostics.subproblems as Array<{ phases: Array<{ name: string }> }>).flatMap((sp) => sp.phases.map((ph) => ph.name)).join(' ');
       // Each volunteer's and slot kind's own columns in the largest model holding them: what a neighbourhood may hold of them.
       const own = new Map<string, number>();
       for (const { model } of spied.sessions) {
@@ -564,12 +580,13 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
           if (owner) counts.set(`${owner.kind}:${owner.id}`, (counts.get(`${owner.kind}:${owner.id}`) ?? 0) + 1);
         }
         for (const [key, n] of counts) own.set(key, Math.max(own.get(key) ?? 0, n));
+        if (model.colNames.some((n) => n.startsWith('lock_'))) seen.lockedModels++;
       }
       const neighbourhoods = spied.sessions.filter(({ model, requests }) => {
         const x = model.colNames.filter((n) => n.startsWith('x_')).length;
         return x > 0 && x < pairs && requests.some((r) => r.relaxation !== true) && !model.colNames.some((n) => n.startsWith('out_'));
       });
-      expect(neighbourhoods.length, 'neighbourhoods solved').to.be.above(0);
+      expect(neighbourhoods.length, `neighbourhoods solved (phases: ${phases})`).to.be.above(0);
       for (const { model } of neighbourhoods) {
         const volunteers = new Set<string>();
         const shifts = new Set<string>();
@@ -579,6 +596,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
           volunteers.add(m[1]!);
           shifts.add(m[2]!);
         }
+        seen.locks += model.colNames.filter((n) => n.startsWith('lock_')).length;
         const counts = new Map<string, number>();
         for (const name of model.colNames) {
           const owner = ownerOf(name);
@@ -587,18 +605,18 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
           expect(owner.kind === 'full' ? shifts.has(owner.id) : volunteers.has(owner.id), name).to.equal(true);
           counts.set(`${owner.kind}:${owner.id}`, (counts.get(`${owner.kind}:${owner.id}`) ?? 0) + 1);
         }
-        // Every piece of a volunteer in it (not some), wherever the model holds pieces at all; the same for hours short.
+        // Every piece of a volunteer in it (not some), wherever the model holds pieces at all; the
+        // same for hours short. (Not so for full_s: a level may keep a full slot kind full.)
         for (const kind of ['seg', 'short'] as const) {
           if (![...counts.keys()].some((k) => k.startsWith(`${kind}:`))) continue;
           for (const v of volunteers) if (own.has(`${kind}:${v}`)) expect(counts.get(`${kind}:${v}`), `${kind} of ${v}`).to.equal(own.get(`${kind}:${v}`));
         }
-        for (const [key, n] of own) if (key.startsWith('seg:') && !counts.has(key) && [...counts.keys()].some((k) => k.startsWith('seg:'))) seen.fixedAway += n;
+        if ([...counts.keys()].some((k) => k.startsWith('seg:')))
+          for (const [key, n] of own) if (key.startsWith('seg:') && !counts.has(key)) seen.fixedAway += n;
       }
+      expect(seen.locks, 'lock columns in neighbourhoods').to.equal(0);
+      for (const kind of expected) expect(seen[kind], `${kind} (phases: ${phases})`).to.be.above(0);
     }
-    expect(seen.seg, 'pieces in neighbourhoods').to.be.above(0);
-    expect(seen.short, 'hours short in neighbourhoods').to.be.above(0);
-    expect(seen.full, 'full_s in neighbourhoods').to.be.above(0);
-    expect(seen.fixedAway, 'pieces of volunteers a neighbourhood does not touch, left out').to.be.above(0);
   });
 
   it('staffing windows are coverage’s size, or half the pairs where that is less', () => {
