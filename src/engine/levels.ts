@@ -1329,19 +1329,19 @@ class LevelRunner {
    * The columns of the model of the level running that a neighbourhood (RINS, a window) solves
    * for, the others fixed at the schedule's values: the pairs it frees, and every other column
    * but those of the volunteers and shifts with no pair freed (their fairness pieces, hours
-   * short, full_s: columnOwners) and those the model fixes itself (locks). With their pairs
-   * fixed, the schedule's values there (columnValues) are the best those columns can have (the
-   * pieces filled cheapest first, the hours short as few as can be, full_s 1 wherever the slot
-   * kind is full), so fixing them loses nothing; on a large subproblem most of a window's
-   * columns were theirs (wishes-rules-festival-400x300: 7,794 columns for a fairness window of
-   * 400 pairs, 2,000-2,300 without them). A fixed lock leaves its volunteer's and slot kind's
-   * rows out wherever nothing else of them is free.
+   * short, full_s: columnOwners). With their pairs fixed, the schedule's values there
+   * (columnValues) are the best those columns can have (the pieces filled cheapest first, the
+   * hours short as few as can be, full_s 1 wherever the slot kind is full), so fixing them loses
+   * nothing; on a large subproblem most of a window's columns were theirs
+   * (wishes-rules-festival-400x300: 7,794 columns for a fairness window of 400 pairs,
+   * 2,000-2,300 without them). The locks stay (fixed by their bounds, which HiGHS's presolve
+   * takes out at once; leaving them out too was tried and not kept: BENCHMARKS.md, the
+   * thirty-fifth session).
    */
   private freeColumns(freePair: (pair: number) => boolean): (col: number) => boolean {
     const { p } = this.s;
     const pairs = p.candShift.length;
     const owners = this.ownersOn();
-    const { colLower, colUpper } = this.modelOn();
     const volunteers = new Uint8Array(p.sub.volunteers.length);
     const shifts = new Uint8Array(p.sub.shifts.length);
     for (let pair = 0; pair < pairs; pair++) {
@@ -1351,7 +1351,6 @@ class LevelRunner {
     }
     return (col) => {
       if (col < pairs) return freePair(col);
-      if (colLower[col] === colUpper[col]) return false;
       const owner = owners[col]!;
       return owner === -1 || (owner >= 0 ? volunteers[owner] === 1 : shifts[-2 - owner] === 1);
     };
@@ -1828,7 +1827,7 @@ class LevelRunner {
    * Relaxation induced neighbourhood search (Danna, Rothberg and Le Pape's RINS) at the root:
    * every candidate pair on which the level's LP optimum and the schedule agree is fixed as both
    * have it, and the MIP re-solves the others (every other column stays free but those of
-   * the volunteers and shifts with no pair free and the locks: freeColumns; the held levels held). HiGHS runs the same neighbourhood itself, but only after its root cuts, which on the
+   * the volunteers and shifts with no pair free: freeColumns; the held levels held). HiGHS runs the same neighbourhood itself, but only after its root cuts, which on the
    * scarce festivals take most of a level's time: there this MIP of a few hundred pairs reaches
    * the coverage bound two to seven times sooner than the MIP over them all (and on the unseen
    * scarce festival with wishes, the preferred-shifts level's from 7 to 18 in a group where the

@@ -38,13 +38,6 @@ function ownerOf(name: string): { kind: 'seg' | 'short' | 'full'; id: string } |
   return m ? { kind: m[1] as 'seg' | 'short' | 'full', id: m[2]! } : undefined;
 }
 
-/** `part` (a part of `whole`) with the locked assignments of `whole` between its volunteers and its shifts. */
-function withLocks(part: ScheduleRequest, whole: ScheduleRequest): ScheduleRequest {
-  const volunteers = new Set(part.volunteers.map((v) => v.id));
-  const shifts = new Set(part.unassigned_shifts.map((sh) => sh.id));
-  return { ...part, current_assignments: (whole.current_assignments ?? []).filter((a) => volunteers.has(a.volunteer_id) && shifts.has(a.shift_id)) };
-}
-
 /** scarceB: a scarce festival not among the benchmarks (150 x 400, 8 groups; BENCHMARKS.md). */
 const scarceB = (): ScheduleRequest => festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
 
@@ -545,20 +538,17 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(opened.some((cols) => cols < full)).to.equal(true);
   });
 
-  it('a neighbourhood (RINS, a window) solves for the fairness pieces, hours short and full_s of the volunteers and shifts its free pairs touch (all their pieces and hours short), for no others, and for no lock', async () => {
-    type Seen = { seg: number; short: number; full: number; fixedAway: number; locks: number; lockedModels: number };
+  it('a neighbourhood (RINS, a window) solves for the fairness pieces, hours short and full_s of the volunteers and shifts its free pairs touch (all their pieces and hours short), and for no others', async () => {
+    type Seen = { seg: number; short: number; full: number; fixedAway: number };
     // scarceB's "medical" group (fairness's RINS and windows on the full model: pieces and
     // full_s); a one-group festival with the wishes (the preferred shifts' RINS on the wishes'
-    // model: hours short; fairness's RINS); the same "medical" group with locks.
-    const locked = festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8, locked: 0.2 });
+    // model: hours short; fairness's RINS).
     const rosters: Array<{ request: ScheduleRequest; expected: Array<keyof Seen> }> = [
       { request: groupOnly(scarceB(), 'medical'), expected: ['seg', 'full', 'fixedAway'] },
       { request: withWishes(831, festival({ seed: 832, volunteers: 60, shifts: 50, days: 2, groups: 1 })), expected: ['short'] },
-      { request: withLocks(groupOnly(locked, 'medical'), locked), expected: ['seg', 'lockedModels'] },
     ];
     for (const { request, expected } of rosters) {
-      if (expected.includes('lockedModels')) expect(request.current_assignments ?? [], 'locks').to.have.length.above(0);
-      const seen: Seen = { seg: 0, short: 0, full: 0, fixedAway: 0, locks: 0, lockedModels: 0 };
+      const seen: Seen = { seg: 0, short: 0, full: 0, fixedAway: 0 };
       const [sub] = decompose(normalizeRequest(request));
       const pairs = prepare(sub!).candShift.length;
       const spied = spy(highsBackend(await loadHighs()));
@@ -580,7 +570,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
           if (owner) counts.set(`${owner.kind}:${owner.id}`, (counts.get(`${owner.kind}:${owner.id}`) ?? 0) + 1);
         }
         for (const [key, n] of counts) own.set(key, Math.max(own.get(key) ?? 0, n));
-        if (model.colNames.some((n) => n.startsWith('lock_'))) seen.lockedModels++;
       }
       const neighbourhoods = spied.sessions.filter(({ model, requests }) => {
         const x = model.colNames.filter((n) => n.startsWith('x_')).length;
@@ -596,7 +585,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
           volunteers.add(m[1]!);
           shifts.add(m[2]!);
         }
-        seen.locks += model.colNames.filter((n) => n.startsWith('lock_')).length;
         const counts = new Map<string, number>();
         for (const name of model.colNames) {
           const owner = ownerOf(name);
@@ -614,7 +602,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
         if ([...counts.keys()].some((k) => k.startsWith('seg:')))
           for (const [key, n] of own) if (key.startsWith('seg:') && !counts.has(key)) seen.fixedAway += n;
       }
-      expect(seen.locks, 'lock columns in neighbourhoods').to.equal(0);
       for (const kind of expected) expect(seen[kind], `${kind} (phases: ${phases})`).to.be.above(0);
     }
   });
