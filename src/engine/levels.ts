@@ -1651,7 +1651,6 @@ class LevelRunner {
     // Guided windows free full_s as RINS does: staffing stays held by its row, though which slot
     // kinds are fully staffed may change (rules-festival-400x300: -98 so, none with them kept).
     const keepFull = new Set(level.windowsKeepFull && !guided ? [...s.f.fullCol].filter((c) => c >= 0) : []);
-
     let solves = 0;
     let passes = 0;
     // Passes alternate between windows of volunteers and windows of time; two passes in a row
