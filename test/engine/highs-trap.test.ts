@@ -12,13 +12,10 @@ import type { SubproblemIncumbent } from '../../src/engine/subproblem-runner.js'
 import { normalizeRequest } from '../../src/input/problem.js';
 import { highsBackend, loadHighs } from '../../src/engine/backends/highs-backend.js';
 import { festival } from '../../bench/generate.js';
-import { loadConfig } from '../../src/config/config.js';
 import { Budget } from '../../src/engine/budget.js';
 import { MipModel } from '../../src/engine/mip-model.js';
 import { inProcessScheduler, type Scheduler } from '../../src/engine/scheduler.js';
-import { scheduleRequest } from '../../src/service/schedule-service.js';
-import { schemas } from '../helpers/app.js';
-import type { Json } from '../helpers/engine.js';
+import { solve, type Json } from '../helpers/engine.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 
 const { RuntimeError } = (globalThis as unknown as { WebAssembly: { RuntimeError: new (message: string) => Error } }).WebAssembly;
@@ -200,12 +197,7 @@ describe('engine: a solver that fails while scheduling', function () {
   // bound's column LP; all proven within the limit.
   const request = festival({ seed: 71, volunteers: 40, shifts: 24, days: 1, groups: 2, demand: 1.3 });
   const schedule = async (scheduler: Scheduler): Promise<Json> => {
-    const answer = await scheduleRequest(
-      request,
-      { backend: 'highs', timeLimitS: 30, debug: 'true' },
-      { schemas: schemas(), limits: loadConfig({}).limits, scheduler },
-    );
-    const result = JSON.parse(answer.json) as Json;
+    const { result } = await solve(request, { timeLimitS: 30, debug: 'true' }, scheduler);
     expect(checkSchedule(request, result)).to.deep.equal([]);
     return result;
   };

@@ -20,10 +20,7 @@ import { packageRoot } from '../../src/package-root.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { festival, generatedInstance, withWishes } from '../../bench/generate.js';
-import { loadConfig } from '../../src/config/config.js';
 import { inProcessScheduler } from '../../src/engine/scheduler.js';
-import { scheduleRequest } from '../../src/service/schedule-service.js';
-import { schemas } from '../helpers/app.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
 import { filledSlots, groupOnly, rewriting, solve, spy, trapRoster, type Json } from '../helpers/engine.js';
 
@@ -552,13 +549,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
       const [sub] = decompose(normalizeRequest(request));
       const pairs = prepare(sub!).candShift.length;
       const spied = spy(highsBackend(await loadHighs()));
-      const scheduler = inProcessScheduler({ highs: spied.backend });
-      const answer = await scheduleRequest(
-        request,
-        { backend: 'highs', timeLimitS: 60, debug: 'true' },
-        { schemas: schemas(), limits: loadConfig({}).limits, scheduler },
-      );
-      const result = JSON.parse(answer.json) as Json;
+      const { result } = await solve(request, { timeLimitS: 60, debug: 'true' }, inProcessScheduler({ highs: spied.backend }));
       expect(checkSchedule(request, result)).to.deep.equal([]);
       const phases = (result.diagnostics.subproblems as Array<{ phases: Array<{ name: string }> }>).flatMap((sp) => sp.phases.map((ph) => ph.name)).join(' ');
       // Each volunteer's and slot kind's own columns in the largest model holding them: what a neighbourhood may hold of them.

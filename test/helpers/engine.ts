@@ -31,11 +31,16 @@ export async function inProcess(): Promise<Scheduler> {
 
 export type Json = Record<string, any>;
 
-export async function solve(request: unknown, call: Partial<ScheduleCall> = {}): Promise<{ result: Json; json: string; status: string }> {
+/** The whole path for `request` (HiGHS, 10 s, no diagnostics unless `call` says otherwise), on `scheduler` if given (a spied backend's), else inProcess(). */
+export async function solve(
+  request: unknown,
+  call: Partial<ScheduleCall> = {},
+  scheduler?: Scheduler,
+): Promise<{ result: Json; json: string; status: string }> {
   const answer = await scheduleRequest(
     request,
     { backend: 'highs', timeLimitS: 10, debug: 'off', ...call },
-    { schemas: schemas(), limits: loadConfig({}).limits, scheduler: await inProcess() },
+    { schemas: schemas(), limits: loadConfig({}).limits, scheduler: scheduler ?? (await inProcess()) },
   );
   return { result: JSON.parse(answer.json) as Json, json: answer.json, status: answer.output.status };
 }
