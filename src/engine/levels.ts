@@ -18,7 +18,17 @@ import {
   type Wishes,
 } from './formulate.js';
 import { addFitting, checkAssignment, filledByClass, greedyFill } from './greedy.js';
-import { improveFairness, improveStaffing, improveWishes, KICK_MOVES, kickFairness, seededRandom, type KeepWishes, type KickCaps } from './local-search.js';
+import {
+  improveCoverage,
+  improveFairness,
+  improveStaffing,
+  improveWishes,
+  KICK_MOVES,
+  kickFairness,
+  seededRandom,
+  type KeepWishes,
+  type KickCaps,
+} from './local-search.js';
 import type { MipModel, Objective } from './mip-model.js';
 import { coveragePart, heldClasses, type CoveragePart } from './coverage-part.js';
 import { PACKING_ROUNDS, PACKING_WORK, packingBound, type PackingOutcome } from './packing-bound.js';
@@ -621,6 +631,47 @@ const fullCount = (f: Formulation, v: ArrayLike<number>): number => {
   return total;
 };
 
+/**
+ * Share of the time left that the augmenting chains may use before the lowest priority class's LP
+ * (chainsForLowestClass): a safety cap, as AUGMENT_SHARE; they end on their own.
+ */
+export const LOWEST_CLASS_CHAINS_SHARE = 0.25;
+
+/**
+ * Before the lowest priority class's LP (ObjectiveLevel.beforeSolver): the augmenting chains and
+ * trades of the construction (improveCoverage) again. The classes above were solved with that
+ * class's pairs left out of their MIPs (ObjectiveLevel.dropped) and their schedules completed by
+ * what still fit and the greedy fill, so the lowest class starts far below what the chains reach
+ * (a chain fills one more slot and keeps every slot it passes through filled). Taken when it
+ * fills more of that class and no fewer of any class above (a trade may move a slot between
+ * classes). Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
+ * class 105 in both -> 165 and 188 (its RINS from an LP the clock stopped found none),
+ * t-locked-rules-220x300's 66 -> 84 and 93, s-wishes-rules-scarce-120x200's 23 -> 24-25,
+ * q-rules-scarce-120x240's 3 -> 3-4; the same on five scarce rosters whose lowest class gets
+ * almost no time. With 200 nodes a chain
+ * instead of 5,000 it gained less there (143, 72). After every class but the last (the
+ * twenty-fifth session) the next class's MIP gave the slots back.
+ */
+function chainsForLowestClass(s: LevelState, k: number): void {
+  const t = s.budget.now();
+  const before = filledByClass(s.p, s.x);
+  const x = greedyFill(s.p, improveCoverage(s.p, s.x, s.budget.share(LOWEST_CLASS_CHAINS_SHARE)));
+  const after = filledByClass(s.p, x);
+  const taken = after[k]! > before[k]! && after.every((n, c) => c >= k || n >= before[c]!);
+  if (taken) adopt(s, x, 'augment');
+  const value = filledByClass(s.p, s.x)[k]!;
+  note(
+    s.phases,
+    'augment',
+    'feasible',
+    value,
+    null,
+    s.budget.now() - t,
+    `the augmenting chains before the lowest class's LP: ${taken ? `+${after[k]! - before[k]!}` : 'nothing gained'}`,
+  );
+  s.phases[s.phases.length - 1]!.priority = s.p.classes[k]!;
+}
+
 /** Most slots of class k that could be filled: per slot kind, its open slots or its candidates. */
 function classBound(s: LevelState, k: number): number {
   let total = 0;
@@ -653,6 +704,13 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
     ...maximizeCount,
     ...(single ? {} : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
     ...(k < classes.length - 1 ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS } : {}),
+    ...(single || k < classes.length - 1
+      ? {}
+      : {
+          beforeSolver: (s: LevelState) => {
+            chainsForLowestClass(s, k);
+          },
+        }),
     dropped: (s: LevelState) => {
       if (single || k === classes.length - 1) return undefined;
       const bias = s.f.wishes.previousBias;

@@ -24,33 +24,9 @@ import { prepare } from '../../src/engine/candidates.js';
 import { formulate } from '../../src/engine/formulate.js';
 import { addFitting, checkAssignment, greedyFill } from '../../src/engine/greedy.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
-import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
-import { festival, withRules } from '../../bench/generate.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
-import type { ScheduleRequest } from '../../src/types/schema-types.js';
-import { expectColdOptima, highsOnce, rewriting, spy } from '../helpers/engine.js';
-
-/** A scarce festival with the rules (priorities 1-5 on every shift). */
-function scarceRequest(): ScheduleRequest {
-  return withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
-    minRestHours: 8,
-    timezone: 'Europe/Berlin',
-    firstDay: Date.UTC(2026, 5, 5),
-    days: 2,
-    utcShift: -2,
-  });
-}
-
-/** The largest subproblem of a request. */
-function largest(request: ScheduleRequest): Subproblem {
-  return decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
-}
-
-/** scarceRequest()'s largest subproblem: several classes unproven by their cheap bounds. */
-function scarceWithRules(): Subproblem {
-  return largest(scarceRequest());
-}
+import { expectColdOptima, highsOnce, incumbentRecorder, largest, rewriting, scarceRequest, scarceWithRules, spy } from '../helpers/engine.js';
 
 /**
  * scarceWithRules() solved with HiGHS (through `wrap`, if given), spied on, on a clock that stands
@@ -184,28 +160,15 @@ describe('engine: the LPs of the priority classes start from the class before; t
         .model.colNames.slice(0, p.candShift.length)
         .map((name, pair) => [name, pair]),
     );
-    const key = (a: readonly [number, number, string]): string => a.join('|');
-    const pairByKey = new Map(
-      Array.from(p.candShift, (slot, pair) => [key([sub.volunteers[p.candVolunteer[pair]!]!.index, sub.shifts[slot]!.index, sub.shifts[slot]!.group]), pair]),
-    );
-    const toX = (assignments: ReadonlyArray<readonly [number, number, string]>): Uint8Array => {
-      const x = new Uint8Array(p.candShift.length);
-      for (const a of assignments) x[pairByKey.get(key(a))!] = 1;
-      return x;
-    };
     // RINS and the windows find nothing, so the class MIP starts below its optimum; the spy records its schedule.
     const nothing = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
       req.relaxation !== true && (req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS || req.stallIterations === STALL_ITERATIONS)
         ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 }
         : req;
     const { backend, sessions } = spy(rewriting(await highsOnce(), nothing));
-    const incumbents: Array<{ phase: string; x: Uint8Array }> = [];
+    const { incumbents, onIncumbent } = incumbentRecorder(sub, p);
     const t0 = Date.now();
-    const result = solveSubproblem(sub, {
-      backend,
-      budget: new Budget(t0 + 60_000, () => t0),
-      onIncumbent: (inc) => incumbents.push({ phase: inc.phase, x: toX(inc.assignments) }),
-    });
+    const result = solveSubproblem(sub, { backend, budget: new Budget(t0 + 60_000, () => t0), onIncumbent });
     const mipSession = sessions.find((o) => o.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS))!;
     const mip = { names: mipSession.model.colNames, values: mipSession.outcomes[0]!.values };
     expect(mip.values, 'the first class MIP above the lowest gave a schedule').to.not.equal(undefined);

@@ -12,6 +12,10 @@ import { scheduleRequest, type ScheduleCall } from '../../src/service/schedule-s
 import type { ScheduleRequest } from '../../src/types/schema-types.js';
 import { festival, withRules, withWishes } from '../../bench/generate.js';
 import { schemas } from './app.js';
+import type { Prepared } from '../../src/engine/candidates.js';
+import type { SubproblemIncumbent } from '../../src/engine/subproblem-runner.js';
+import { decompose, type Subproblem } from '../../src/engine/subproblem.js';
+import { normalizeRequest } from '../../src/input/problem.js';
 
 let backends: Promise<Record<'highs' | 'jslp', SolverBackend>> | undefined;
 function loaded(): Promise<Record<'highs' | 'jslp', SolverBackend>> {
@@ -27,6 +31,48 @@ export async function highsOnce(): Promise<SolverBackend> {
 /** A scheduler solving in this thread with both backends. */
 export async function inProcess(): Promise<Scheduler> {
   return inProcessScheduler(await loaded());
+}
+
+/** A scarce festival with the rules (priorities 1-5 on every shift). */
+export function scarceRequest(): ScheduleRequest {
+  return withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
+    minRestHours: 8,
+    timezone: 'Europe/Berlin',
+    firstDay: Date.UTC(2026, 5, 5),
+    days: 2,
+    utcShift: -2,
+  });
+}
+
+/** The largest subproblem of a request. */
+export function largest(request: ScheduleRequest): Subproblem {
+  return decompose(normalizeRequest(request)).reduce((a, b) => (b.shifts.length > a.shifts.length ? b : a));
+}
+
+/** scarceRequest()'s largest subproblem: several classes unproven by their cheap bounds. */
+export function scarceWithRules(): Subproblem {
+  return largest(scarceRequest());
+}
+
+/**
+ * Records a subproblem's incumbents (SubproblemOptions.onIncumbent) as schedules over `p`'s
+ * candidate pairs, with the phase that found each.
+ */
+export function incumbentRecorder(
+  sub: Subproblem,
+  p: Prepared,
+): { incumbents: Array<{ phase: string; x: Uint8Array }>; onIncumbent: (inc: SubproblemIncumbent) => void } {
+  const key = (a: readonly [number, number, string]): string => a.join('|');
+  const pairByKey = new Map(
+    Array.from(p.candShift, (slot, pair) => [key([sub.volunteers[p.candVolunteer[pair]!]!.index, sub.shifts[slot]!.index, sub.shifts[slot]!.group]), pair]),
+  );
+  const incumbents: Array<{ phase: string; x: Uint8Array }> = [];
+  const onIncumbent = (inc: SubproblemIncumbent): void => {
+    const x = new Uint8Array(p.candShift.length);
+    for (const a of inc.assignments) x[pairByKey.get(key(a))!] = 1;
+    incumbents.push({ phase: inc.phase, x });
+  };
+  return { incumbents, onIncumbent };
 }
 
 export type Json = Record<string, any>;
