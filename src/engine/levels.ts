@@ -1607,6 +1607,16 @@ class LevelRunner {
     // its share on a slower machine, RINS from its last point filled 48-53 more slots of that class
     // in 2.1-2.9 s where the windows alone filled 25 (in two calls of ten it gained little or
     // nothing in that time; given half the time left instead, nothing in three calls of three).
+    // From such a last point, the windows run first (windowsBeforeRins) and RINS gets what they
+    // leave: once the lowest class starts from the augmenting chains (chainsForLowestClass), RINS
+    // from that point spent 2.2-2.8 s for nothing on that roster and on a 260 x 320 one, where the
+    // windows gained 7-9 slots in the same time (BENCHMARKS.md, the thirty-sixth session).
+    const windowsBeforeRins =
+      !proven && !lpFinished && relaxed !== undefined && !windowsRan && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
+    if (windowsBeforeRins) {
+      this.windows(level, held, biased, rowBounds, bound, level.windowsFirstShare);
+      proven = level.proven(level.value(s, s.values), bound);
+    }
     const rins = (): void => {
       if (proven || !relaxed || !level.rinsPhase) return;
       this.rins(level, held, biased, rowBounds, bound, relaxed, lpFinished ? 'the LP' : 'the last point of the LP, stopped before its optimum,');
@@ -1649,7 +1659,7 @@ class LevelRunner {
       }
     }
     if (rinsAfter) rins();
-    if (!proven && level.windowsPhase && !windowsFirst && !windowsRan) {
+    if (!proven && level.windowsPhase && !windowsFirst && !windowsBeforeRins && !windowsRan) {
       this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
     }

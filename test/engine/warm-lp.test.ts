@@ -11,7 +11,8 @@
 // window: no proof, no stop by the clock), and that it runs on a model without the pairs of the
 // classes below (ObjectiveLevel.dropped), reaches the whole model's optimum, and gives back the
 // assignments of those classes that still fit; that a class LP stopped early by the primal simplex
-// method hands back its last point only when that point is feasible (not from a start in phase 1).
+// method hands back its last point only when that point is feasible (not from a start in phase 1),
+// and, where the subproblem has windows, they run before RINS from that point (windowsBeforeRins).
 // And an LP's cap on simplex iterations
 // (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
 // (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so and is no bound, the
@@ -19,12 +20,20 @@
 // a HiGHS instance between solves).
 import { expect } from 'chai';
 import { Budget, LP_SHARE } from '../../src/engine/budget.js';
-import { COVERAGE_CLASS_STALL_ITERATIONS, COVERAGE_RINS_STALL_ITERATIONS, COVERAGE_WARM_LP_SHARE, STALL_ITERATIONS, sum } from '../../src/engine/levels.js';
+import {
+  COVERAGE_CLASS_STALL_ITERATIONS,
+  COVERAGE_RINS_STALL_ITERATIONS,
+  COVERAGE_WARM_LP_SHARE,
+  STALL_ITERATIONS,
+  sum,
+  WINDOW_PAIRS,
+} from '../../src/engine/levels.js';
 import { prepare } from '../../src/engine/candidates.js';
 import { formulate } from '../../src/engine/formulate.js';
 import { addFitting, checkAssignment, greedyFill } from '../../src/engine/greedy.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
+import { festival, withRules } from '../../bench/generate.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
 import { expectColdOptima, highsOnce, incumbentRecorder, largest, rewriting, scarceRequest, scarceWithRules, spy } from '../helpers/engine.js';
 
@@ -314,13 +323,43 @@ describe('engine: the LPs of the priority classes start from the class before; t
       const [lo, hi] = held.get(r) ?? [model.rowLower[r]!, model.rowUpper[r]!];
       expect(activity >= lo - 1e-6 && activity <= hi + 1e-6, `row ${r}: ${activity} in [${lo}, ${hi}]`).to.equal(true);
     }
-    // The class's phases: its LP stopped, RINS from that point, no MIP.
+    // The class's phases: its LP stopped, RINS from that point (no windows: the subproblem has
+    // fewer than WINDOW_PAIRS pairs, so none before it, next test), no MIP.
     const second = result.diagnostics.phases.filter((ph) => ph.priority === result.diagnostics.phases.filter((p) => p.name === 'coverage_lp')[1]!.priority);
     const at = second.findIndex((ph) => ph.name === 'coverage_lp');
     expect(second[at]!.status).to.equal('timedout');
-    expect(second[at + 1]!.name).to.equal('coverage_rins');
+    expect(second.slice(at + 1).map((ph) => ph.name)).to.deep.equal(['coverage_rins', 'coverage']);
     expect(second[at + 1]!.note).to.match(/where the last point of the LP, stopped before its optimum, and the schedule disagree/);
-    expect(second.some((ph) => ph.name === 'coverage' && ph.status === 'skipped')).to.equal(true);
+    expect(second[at + 2]!.status).to.equal('skipped');
+  });
+
+  it('stopped before its optimum with a last point, is followed by the windows, then RINS from that point, and no windows after it (windowsBeforeRins)', async () => {
+    const sub = largest(
+      withRules(33, festival({ seed: 34, volunteers: 90, shifts: 160, days: 2, groups: 2, demand: 1.5 }), {
+        minRestHours: 8,
+        timezone: 'Europe/Berlin',
+        firstDay: Date.UTC(2026, 5, 5),
+        days: 2,
+        utcShift: -2,
+      }),
+    );
+    expect(prepare(sub).candShift.length, 'windows to solve').to.be.greaterThan(WINDOW_PAIRS);
+    let capped = false;
+    const capFirstWarm = (req: PhaseRequest): PhaseRequest => {
+      if (req.relaxation !== true || req.primal !== true || capped) return req;
+      capped = true;
+      return { ...req, lpIterations: 3 };
+    };
+    const t0 = Date.now();
+    const result = solveSubproblem(sub, { backend: rewriting(await highsOnce(), capFirstWarm), budget: new Budget(t0 + 60_000, () => t0) });
+    expect(capped).to.equal(true);
+    const phases = result.diagnostics.phases;
+    const second = phases.filter((ph) => ph.priority === phases.filter((p) => p.name === 'coverage_lp')[1]!.priority);
+    const at = second.findIndex((ph) => ph.name === 'coverage_lp');
+    expect(second[at]!.status).to.equal('timedout');
+    expect(second.slice(at + 1).map((ph) => ph.name)).to.deep.equal(['coverage_lns', 'coverage_rins', 'coverage'], JSON.stringify(second));
+    expect(second[at + 2]!.note).to.match(/where the last point of the LP, stopped before its optimum, and the schedule disagree/);
+    expect(second[at + 3]!.status).to.equal('skipped');
   });
 
   it('by the primal simplex method from a start that breaks a row (phase 1), stopped there, gives no point; run to its end, its optimum', async () => {
