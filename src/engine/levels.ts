@@ -190,7 +190,9 @@ export const PART_RINS_STALL_ITERATIONS = 1000;
  * it (0.4 s) at 151 too, where the windows first reach 152 in 1.9 s; on the unseen
  * n-scarce-250x500's "bar" the same, 287 in 1.6 s where the MIP needs 3.5 s. At half the time
  * left, "bar" got 1.1 s in its 10 s request and stopped at 286; at the MIP's own share (0.85) the
- * request fills every slot. Where the windows gain nothing they end after two passes.
+ * request fills every slot. Where the windows gain nothing they end after two passes. After a
+ * class LP stopped before its optimum with a last point, they run within this share before RINS
+ * from that point (windowsBeforeRins in LevelRunner.solveLevel).
  */
 export const COVERAGE_WINDOWS_FIRST_SHARE = 0.85;
 /**
@@ -576,7 +578,8 @@ export interface ObjectiveLevel {
   /**
    * The windows run before the MIP, within this share of the time left, where the level is still
    * unproven after its LP (finished) and RINS; the MIP follows only if they leave it unproven
-   * too, and no windows run after it.
+   * too, and no windows run after it. After an LP stopped before its optimum that gave a last
+   * point, they run within this share before RINS from that point, and no MIP or windows follow.
    */
   windowsFirstShare?: number;
   /**
@@ -643,27 +646,30 @@ export const LOWEST_CLASS_CHAINS_SHARE = 0.25;
  * class's pairs left out of their MIPs (ObjectiveLevel.dropped) and their schedules completed by
  * what still fit and the greedy fill, so the lowest class starts far below what the chains reach
  * (a chain fills one more slot and keeps every slot it passes through filled). Taken when it
- * fills more of that class and no fewer of any class above (a trade may move a slot between
- * classes). Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
+ * fills more of that class and as many of each class above as before (a trade may move a slot
+ * between classes; the rows holding them, already set for this level, hold the counts before,
+ * so a class above that gained could be given back by this level's MIPs, whose schedules the
+ * level would then refuse). Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
  * class 105 in both -> 165 and 188 (its RINS from an LP the clock stopped found none),
- * t-locked-rules-220x300's 66 -> 84 and 93, s-wishes-rules-scarce-120x200's 23 -> 24-25,
- * q-rules-scarce-120x240's 3 -> 3-4; the same on five scarce rosters whose lowest class gets
- * almost no time. With 200 nodes a chain
+ * t-locked-rules-220x300's 66 -> 84 and 93; the same in two calls a side on five scarce rosters
+ * whose lowest class gets almost no time. With 200 nodes a chain
  * instead of 5,000 it gained less there (143, 72). After every class but the last (the
  * twenty-fifth session) the next class's MIP gave the slots back.
  */
 function chainsForLowestClass(s: LevelState, k: number): void {
+  const budget = s.budget.share(LOWEST_CLASS_CHAINS_SHARE);
+  if (s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
   const t = s.budget.now();
   const before = filledByClass(s.p, s.x);
-  const x = greedyFill(s.p, improveCoverage(s.p, s.x, s.budget.share(LOWEST_CLASS_CHAINS_SHARE)));
+  const x = greedyFill(s.p, improveCoverage(s.p, s.x, budget));
   const after = filledByClass(s.p, x);
-  const taken = after[k]! > before[k]! && after.every((n, c) => c >= k || n >= before[c]!);
+  const taken = after[k]! > before[k]! && after.every((n, c) => c >= k || n === before[c]!);
   if (taken) adopt(s, x, 'augment');
   const value = filledByClass(s.p, s.x)[k]!;
   note(
     s.phases,
     'augment',
-    'feasible',
+    searchStatus(s.budget.cancelled(), false, budget.pastDeadline()),
     value,
     null,
     s.budget.now() - t,
@@ -1609,8 +1615,8 @@ class LevelRunner {
     // nothing in that time; given half the time left instead, nothing in three calls of three).
     // From such a last point, the windows run first (windowsBeforeRins) and RINS gets what they
     // leave: once the lowest class starts from the augmenting chains (chainsForLowestClass), RINS
-    // from that point spent 2.2-2.8 s for nothing on that roster and on a 260 x 320 one, where the
-    // windows gained 7-9 slots in the same time (BENCHMARKS.md, the thirty-sixth session).
+    // from that point spent 2.2-2.6 s for nothing on that roster and on a 260 x 320 one, where the
+    // windows alone gained 9 and 7 slots in 2.1 and 2.5 s (BENCHMARKS.md, the thirty-sixth session).
     const windowsBeforeRins =
       !proven && !lpFinished && relaxed !== undefined && !windowsRan && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
     if (windowsBeforeRins) {
