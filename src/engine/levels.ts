@@ -665,12 +665,11 @@ function chainsForLowestClass(s: LevelState, k: number): void {
   const after = filledByClass(s.p, x);
   const taken = after[k]! > before[k]! && after.every((n, c) => c >= k || n === before[c]!);
   if (taken) adopt(s, x, 'augment');
-  const value = filledByClass(s.p, s.x)[k]!;
   note(
     s.phases,
     'augment',
     searchStatus(s.budget.cancelled(), false, budget.pastDeadline()),
-    value,
+    (taken ? after : before)[k]!,
     null,
     s.budget.now() - t,
     `the augmenting chains before the lowest class's LP: ${taken ? `+${after[k]! - before[k]!}` : 'nothing gained'}`,
@@ -1617,23 +1616,22 @@ class LevelRunner {
     // leave: once the lowest class starts from the augmenting chains (chainsForLowestClass), RINS
     // from that point spent 2.2-2.6 s for nothing on that roster and on a 260 x 320 one, where the
     // windows alone gained 9 and 7 slots in 2.1 and 2.5 s (BENCHMARKS.md, the thirty-sixth session).
-    const windowsBeforeRins =
-      !proven && !lpFinished && relaxed !== undefined && !windowsRan && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
-    if (windowsBeforeRins) {
+    // The windows before the MIP (windowsFirstShare): before RINS from such a last point, else after RINS from an optimum.
+    const earlyWindows = level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
+    const runEarlyWindows = (): void => {
       this.windows(level, held, biased, rowBounds, bound, level.windowsFirstShare);
       proven = level.proven(level.value(s, s.values), bound);
-    }
+    };
+    const windowsBeforeRins = earlyWindows && !proven && !lpFinished && relaxed !== undefined && !windowsRan;
+    if (windowsBeforeRins) runEarlyWindows();
     const rins = (): void => {
       if (proven || !relaxed || !level.rinsPhase) return;
       this.rins(level, held, biased, rowBounds, bound, relaxed, lpFinished ? 'the LP' : 'the last point of the LP, stopped before its optimum,');
       proven = level.proven(level.value(s, s.values), bound);
     };
     if (!rinsAfter) rins();
-    const windowsFirst = !proven && lpFinished && level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
-    if (windowsFirst) {
-      this.windows(level, held, biased, rowBounds, bound, level.windowsFirstShare);
-      proven = level.proven(level.value(s, s.values), bound);
-    }
+    const windowsFirst = earlyWindows && !proven && lpFinished;
+    if (windowsFirst) runEarlyWindows();
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, lpCapped ? 'the LP relaxation stopped at its cap of simplex iterations' : level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
