@@ -13,7 +13,9 @@
 // preferred shifts assigned, locks included), the sum of squared hours and a lower bound on it (ours: less each
 // fairness level's gap; theirs: less their fairness MIPs' gaps), and peak memory (ours: the
 // process's max RSS; CBC: the largest max RSS of its runs, from /usr/bin/time; CP-SAT: its
-// process's VmHWM). Their schedules are checked with the engine's own rule check (greedy.ts
+// process's VmHWM). Where a request has several priorities and the solvers fill the classes
+// differently, the verdict adds each one's slots by priority (5 down to 1) and who is ahead
+// lexicographically, as coverage is ranked (CONTRACT 10). Their schedules are checked with the engine's own rule check (greedy.ts
 // checkAssignment). Never part of npm test.
 //
 // Options: --only <substring>, --curtois <list> (default 1-24), --no-curtois, --no-families (not
@@ -228,8 +230,24 @@ for (const job of jobs) {
             .filter((t) => !('error' in t.f) && t.f.filled === best)
             .map((t) => t.name)
             .join(', ')} more`;
+  // Coverage is lexicographic by priority (CONTRACT 10): where the totals do not say it all, the classes, 5 down to 1.
+  const classes = (f: readonly number[]): string => f.join('/');
+  const byClass =
+    o && o.demanded_by_priority.filter((d) => d > 0).length > 1
+      ? theirs
+          .filter((t) => !('error' in t.f) && classes(t.f.filledByPriority) !== classes(o.filled_by_priority))
+          .map((t) => {
+            const f = t.f as SameModelFigures;
+            const first = o.filled_by_priority.findIndex((n, i) => n !== f.filledByPriority[i]);
+            const ahead = o.filled_by_priority[first]! > f.filledByPriority[first]! ? 'ours' : t.name;
+            return ` (by priority 5/4/3/2/1: ours ${classes(o.filled_by_priority)}, ${t.name} ${classes(f.filledByPriority)}; ${ahead} ahead at priority ${5 - first})`;
+          })
+          .join('')
+      : '';
   const ours = `${o ? (o.wall_ms / 1000).toFixed(2) : '?'} s${o?.time_limited ? ' (clock)' : ''} | ${cell(o?.filled)} | ${cell(o?.bound)} | ${cell(o?.fully_staffed)} | ${wishCell(o?.wishes)} | ${cell(o?.sum_squared_hours)} | ${cell(o?.sum_squares_bound)} | ${cell(o?.peak_mb)} MB`;
-  console.log(`| ${job.name} | ${[ours, ...theirs.map((t) => theirCells(t.f))].join(' | ')} | ${verdict}${theirs.map((t) => remarks(t.name, t.f)).join('')} |`);
+  console.log(
+    `| ${job.name} | ${[ours, ...theirs.map((t) => theirCells(t.f))].join(' | ')} | ${verdict}${byClass}${theirs.map((t) => remarks(t.name, t.f)).join('')} |`,
+  );
 }
 rmSync(scratch, { recursive: true, force: true });
 if (values.json) writeFileSync(values.json, JSON.stringify(raw, null, 2));

@@ -71,6 +71,8 @@ export interface SameModelFigures {
   wishes: { avoided: number; hours_below_min: number; preferred: number };
   /** With a start schedule: subproblems that started from it (the others, where it breaks a rule of the model, from the greedy fill). */
   started?: number;
+  /** Slots filled per priority, 5 down to 1 (locks included), as bench/solve-one.ts counts ours. */
+  filledByPriority: number[];
 }
 
 /** The 0/1 pair vector of a solution. */
@@ -132,6 +134,7 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
     problems: 0,
     wishes: { avoided: 0, hours_below_min: 0, preferred: 0 },
     ...(start ? { started } : {}),
+    filledByPriority: [0, 0, 0, 0, 0],
   };
   // Every volunteer's shifts (request indexes): the locks, then what the solver assigns.
   const shiftsOf = problem.volunteers.map(() => new Set<number>());
@@ -245,6 +248,7 @@ export async function solveSameModel(request: ScheduleRequest, limitS: number, s
   for (const s of problem.shifts) {
     const asked = [...s.required].filter(([, n]) => n > 0);
     if (asked.length > 0 && asked.every(([g, n]) => (filledKind.get(kind(s.index, g)) ?? 0) >= n)) out.fullyStaffed++;
+    for (const [g, n] of asked) out.filledByPriority[5 - s.priority]! += Math.min(n, filledKind.get(kind(s.index, g)) ?? 0);
   }
   let below = 0;
   for (const v of problem.volunteers) {
