@@ -153,8 +153,15 @@ export const COVERAGE_WARM_LP_SHARE = 0.5;
  * 5,000 e-rules-scarce-150x300 gained 14 slots of its lowest class, but t-rules-scarce-110x240
  * lost one of its third class, and at 5,000 and 7,000 r-rules-scarce-130x260 two of its second
  * (the MIP finds them after that many iterations without a better schedule). The window counts
- * the iterations of the MIP's root LP too, as every stall window here does: started at the root
- * instead (an environment switch, 10 s), p-rules-scarce-120x250 went back to 359.
+ * the iterations of the MIP's root LP too, as every stall window here does, but where the root LP
+ * used it all up it starts again once the root is solved (PhaseRequest.stallFromRoot): counted
+ * from the first iteration alone, it ended m-wishes-rules-scarce-150x300's second class's MIP
+ * (7,247 columns, its root LP alone about 12,900 iterations) at its root at any time limit, at 65
+ * slots with a bound of 73 also at 30 s, where HiGHS alone finds and proves 69 in 6.9 s and CBC
+ * in 4 s (BENCHMARKS.md, the thirty-seventh session). Started at the root in every such MIP (an
+ * environment switch), at 10 s the classes above ran longer and u-rules-scarce-140x300's lowest
+ * class fell from 13 slots to 1; with 55% or 70% of the time left for the classes above instead
+ * of 85%, f-rules-scarce-100x250's second class lost a slot in every call at 10 s.
  */
 export const COVERAGE_CLASS_STALL_ITERATIONS = 10_000;
 /**
@@ -474,6 +481,8 @@ export interface ObjectiveLevel {
   mipShare: number;
   /** The stall window (LP iterations without a better schedule) of its MIP of the whole, where its mipRequest sets none (RINS and the windows keep theirs). */
   mipStallIterations?: number;
+  /** That window does not end before its MIP's root LP is solved, and starts again there where the root LP used it up (PhaseRequest.stallFromRoot). */
+  mipStallFromRoot?: boolean;
   objective(f: Formulation): Objective;
   /** The row that holds this level's value while later levels run (none for the last level). */
   holdRow?(f: Formulation): number;
@@ -708,7 +717,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
   return classes.map((priority, k) => ({
     ...maximizeCount,
     ...(single ? {} : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
-    ...(k < classes.length - 1 ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS } : {}),
+    ...(k < classes.length - 1 ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS, mipStallFromRoot: true } : {}),
     ...(single || k < classes.length - 1
       ? {}
       : {
@@ -1642,7 +1651,11 @@ class LevelRunner {
       // did, with its window held open while far from the bound (WHOLE_AFTER_WINDOWS_STALL_GAP).
       const stallIterations = request.stallIterations ?? level.mipStallIterations ?? (windowsRan ? STALL_ITERATIONS : undefined);
       const stallGap = request.stallGap ?? (windowsRan ? { gap: WHOLE_AFTER_WINDOWS_STALL_GAP, bound } : undefined);
-      const stall = { ...(stallIterations === undefined ? {} : { stallIterations }), ...(stallGap ? { stallGap } : {}) };
+      const stall = {
+        ...(stallIterations === undefined ? {} : { stallIterations }),
+        ...(stallGap ? { stallGap } : {}),
+        ...(level.mipStallFromRoot ? { stallFromRoot: true } : {}),
+      };
       // With no time left, the phase says so without a model built for nothing.
       const dropped = s.budget.cancelled() || s.budget.share(level.mipShare).tooShort(MIN_PHASE_S) ? undefined : level.dropped?.(s);
       const outcome = dropped

@@ -2,7 +2,8 @@
 // stall window of LP iterations without progress, and, for fairness and for the levels of wishes'
 // MIP of the whole after their windows (stallGap), the
 // window held open while the incumbent is far from the bound: started at the root LP, twice as
-// long, and started again by a bound that closes 5% of the gap. Fed synthetic reports here; the
+// long, and started again by a bound that closes 5% of the gap; with stallFromRoot (the MIPs of
+// the coverage classes above the lowest) the window starting at the root LP. Fed synthetic reports here; the
 // engine tests (windows.test.ts) show it on a real group.
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -52,6 +53,22 @@ describe('engine: the MIP stop rule (bound reached, stall window, the window hel
     const rule = mipStopRule({ stallIterations: stall }, false);
     const reports: Report[] = [[120, -Infinity, 0], [120, 90, 1200], [120, 100, 1900], [118, 105, 2500], ...steady(118, 110, 2600, 6000)];
     expect(stopsAt(rule, reports)).to.equal(2500 + stall);
+  });
+
+  it('with stallFromRoot, no window ends before the root LP is solved (the first finite bound), and one the root LP used up starts again there; a shorter root LP counts', () => {
+    // A start schedule of 65 reported from the first iteration; the root LP takes 12,900 iterations (a coverage class above the lowest).
+    const reports: Report[] = [[65, Infinity, 0], [65, Infinity, 6000], [65, Infinity, 12000], [65, 73.9, 12900], ...steady(65, 73.5, 13000, 30000)];
+    expect(stopsAt(mipStopRule({ stallIterations: 10_000, stallFromRoot: true }, true), reports)).to.equal(12900 + 10_000);
+    expect(stopsAt(mipStopRule({ stallIterations: 10_000 }, true), reports)).to.equal(12000);
+    // A root LP of 4,000 iterations: the window runs from the first report, as without stallFromRoot.
+    const short: Report[] = [[65, Infinity, 0], [65, 70.2, 4000], ...steady(65, 70, 4100, 30000)];
+    expect(stopsAt(mipStopRule({ stallIterations: 10_000, stallFromRoot: true }, true), short)).to.equal(10_000);
+    expect(stopsAt(mipStopRule({ stallIterations: 10_000 }, true), short)).to.equal(10_000);
+    // A better incumbent after the root starts the window again, as ever; the root starts it only once.
+    const later: Report[] = [[65, Infinity, 0], [65, 73.9, 12900], [67, 69.6, 14300], ...steady(67, 69.5, 14400, 40000)];
+    expect(stopsAt(mipStopRule({ stallIterations: 10_000, stallFromRoot: true }, true), later)).to.equal(14300 + 10_000);
+    // No window at all: stallFromRoot alone stops nothing.
+    expect(stopsAt(mipStopRule({ stallFromRoot: true }, true), reports)).to.equal(null);
   });
 
   it('an incumbent better by no more than REAL_TOL (round-off) does not start the window again; one better by more does', () => {

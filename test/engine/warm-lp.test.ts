@@ -6,7 +6,7 @@
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
 // LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
 // LP_SHARE), and that the MIP of the whole of each class above the lowest has a stall window
-// (COVERAGE_CLASS_STALL_ITERATIONS), the lowest's none (a backend that rewrites requests checks
+// (COVERAGE_CLASS_STALL_ITERATIONS) that its root LP does not use up (stallFromRoot), the lowest's none (a backend that rewrites requests checks
 // the larger share's end after an LP that did not reach its optimum, and a MIP stopped by that
 // window: no proof, no stop by the clock), and that it runs on a model without the pairs of the
 // classes below (ObjectiveLevel.dropped), reaches the whole model's optimum, and gives back the
@@ -94,7 +94,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
     for (const r of others) expect(r.budget.deadline - t0).to.equal(cold);
   });
 
-  it('the MIP of the whole of each class above the lowest ends on a stall window (COVERAGE_CLASS_STALL_ITERATIONS), the lowest on none, RINS on its own', async () => {
+  it('the MIP of the whole of each class above the lowest ends on a stall window (COVERAGE_CLASS_STALL_ITERATIONS) that a long root LP does not use up (stallFromRoot), the lowest on none, RINS on its own', async () => {
     // Every MIP ends on its own (proven here), none on the clock.
     const { result, sessions } = await plainSolve();
     const mips = result.diagnostics.phases.filter((ph) => ph.name === 'coverage');
@@ -102,15 +102,18 @@ describe('engine: the LPs of the priority classes start from the class before; t
     // The classes above the lowest: each on a model of its own (without the pairs of the classes below), one request.
     const above = sessions.filter((s) => s.requests.some((r) => r.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS));
     expect(above).to.have.length(2);
-    for (const s of above) expect(s.requests.map((r) => r.stallIterations)).to.deep.equal([COVERAGE_CLASS_STALL_ITERATIONS]);
+    for (const s of above) expect(s.requests.map((r) => [r.stallIterations, r.stallFromRoot])).to.deep.equal([[COVERAGE_CLASS_STALL_ITERATIONS, true]]);
     // The lowest class's on the whole model's session: no window.
     const lps = sessions.find((s) => s.requests.length === 3 && s.requests.every((r) => r.relaxation === true))!;
     const whole = sessions.filter((s) => s !== lps && s.model === lps.model);
-    expect(whole.flatMap((s) => s.requests.filter((r) => r.relaxation !== true).map((r) => r.stallIterations))).to.deep.equal([undefined]);
+    const lowest = whole.flatMap((s) => s.requests.filter((r) => r.relaxation !== true));
+    expect(lowest.map((r) => [r.stallIterations, r.stallFromRoot])).to.deep.equal([[undefined, undefined]]);
     const rins = result.diagnostics.phases.filter((ph) => ph.name === 'coverage_rins');
     expect(rins.length).to.be.greaterThan(0);
     const rinsAsked = sessions.filter((s) => !above.includes(s)).flatMap((s) => s.requests.filter((r) => r.stallIterations === COVERAGE_RINS_STALL_ITERATIONS));
     expect(rinsAsked.length).to.be.at.least(rins.length);
+    // RINS's window starts at its first iteration, as every window but these MIPs' does.
+    expect(rinsAsked.every((r) => r.stallFromRoot === undefined)).to.equal(true);
   });
 
   it('the MIPs of a class above the lowest leave out the pairs of the classes below, and reach the optimum of the whole model (ObjectiveLevel.dropped)', async () => {

@@ -61,6 +61,13 @@ export interface PhaseRequest {
    * rule (at 1%, levels.ts FAIRNESS_STALL_GAP) the whole was 0.30-0.38% above its bound, not 1.25%.
    */
   stallGap?: { gap: number; bound: number };
+  /**
+   * The stall window (stallIterations) does not end before the MIP's root LP is solved (its first
+   * finite bound), and where the root LP used it all up without a better incumbent, it starts
+   * again there, so that the MIP is not ended before its cuts and heuristics run (levels.ts
+   * COVERAGE_CLASS_STALL_ITERATIONS); a shorter root LP counts in the window as usual.
+   */
+  stallFromRoot?: boolean;
   /** Stop as soon as an incumbent is at least (max) or at most (min) this good: a bound proves it. */
   stopAt?: number;
   /**

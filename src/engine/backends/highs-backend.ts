@@ -378,7 +378,11 @@ type Callbacks = Parameters<HighsModel['run']>[0];
  * The interrupt callbacks: the budget (deadline or cancellation; HiGHS's own time limit can
  * overshoot by a second or more on large models) and, for a MIP, its stop rule (mipStopRule).
  */
-function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 'stallIterations' | 'stallGap'>, maximize: boolean): Callbacks {
+function interrupts(
+  highs: Highs,
+  req: Pick<PhaseRequest, 'budget' | 'stopAt' | 'stallIterations' | 'stallGap' | 'stallFromRoot'>,
+  maximize: boolean,
+): Callbacks {
   const { budget } = req;
   const stops = mipStopRule(req, maximize);
   const onBudget = (e: { interrupt(): void }): void => {
@@ -403,13 +407,14 @@ function interrupts(highs: Highs, req: Pick<PhaseRequest, 'budget' | 'stopAt' | 
  * while the incumbent is more than `stallGap.gap` from the better of the MIP's bound and
  * `stallGap.bound` (wide), also the root LP solved (the MIP's first finite bound) and a bound
  * that closes STALL_GAP_PROGRESS of the gap since the last progress, and the window is
- * STALL_WIDE_FACTOR times as long (PhaseRequest.stallGap).
+ * STALL_WIDE_FACTOR times as long (PhaseRequest.stallGap). With `stallFromRoot`, no window ends
+ * before the root LP is solved, and one the root LP used up starts again there (PhaseRequest.stallFromRoot).
  */
 export function mipStopRule(
-  req: Pick<PhaseRequest, 'stopAt' | 'stallIterations' | 'stallGap'>,
+  req: Pick<PhaseRequest, 'stopAt' | 'stallIterations' | 'stallGap' | 'stallFromRoot'>,
   maximize: boolean,
 ): (primal: number | undefined, dual: number | undefined, work: number) => boolean {
-  const { stopAt, stallIterations, stallGap } = req;
+  const { stopAt, stallIterations, stallGap, stallFromRoot } = req;
   let best = Number.NaN;
   let bestAt = 0;
   /** The gap between incumbent and bound at the last progress. */
@@ -428,18 +433,22 @@ export function mipStopRule(
     const gap = bound === undefined ? Infinity : Math.max(0, maximize ? bound - primal : primal - bound);
     const wide = stallGap !== undefined && gap > stallGap.gap;
     const closing = wide && Number.isFinite(gap) && gap <= gapAt * (1 - STALL_GAP_PROGRESS);
-    const rootSolved = stallGap !== undefined && !rooted && finiteDual;
+    const rootSolved = (stallGap !== undefined || stallFromRoot === true) && !rooted && finiteDual;
+    // With stallFromRoot, a window the root LP used up starts again there (PhaseRequest.stallFromRoot).
+    const rootUsedWindow = rootSolved && stallFromRoot === true && stallIterations !== undefined && work - bestAt >= stallIterations;
     if (rootSolved) rooted = true;
     // Better as the levels count better (REAL_TOL): HiGHS may report an incumbent of the same
     // value off in the 12th digit (a coverage RINS on an unseen scarce festival with the rules and
     // wishes went from 57 to 57.00000000000485 at 4,892 LP iterations), which restarted the window.
     const better = Number.isNaN(best) || improves(maximize ? 'max' : 'min', primal, best);
-    if (better || closing || (rootSolved && wide)) {
+    if (better || closing || (rootSolved && wide) || rootUsedWindow) {
       best = primal;
       bestAt = work;
       gapAt = gap;
       return false;
     }
+    // With stallFromRoot, no window ends before the root LP is solved.
+    if (stallFromRoot === true && !rooted) return false;
     return stallIterations !== undefined && work - bestAt >= stallIterations * (wide ? STALL_WIDE_FACTOR : 1);
   };
 }
