@@ -3,7 +3,8 @@
 // MIP of the whole after their windows (stallGap), the
 // window held open while the incumbent is far from the bound: started at the root LP, twice as
 // long, and started again by a bound that closes 5% of the gap; with stallFromRoot (the MIPs of
-// the coverage classes above the lowest) the window starting at the root LP. Fed synthetic reports here; the
+// the coverage classes above the lowest), no window ending before the root LP is solved and one
+// the root LP used up starting again there. Fed synthetic reports here; the
 // engine tests (windows.test.ts) show it on a real group.
 import { expect } from 'chai';
 import fc from 'fast-check';

@@ -6,7 +6,7 @@
 // that each LP's optimum is the one a fresh session finds by HiGHS's default method, and that an
 // LP from the class before's may take COVERAGE_WARM_LP_SHARE of the time left (every other LP
 // LP_SHARE), and that the MIP of the whole of each class above the lowest has a stall window
-// (COVERAGE_CLASS_STALL_ITERATIONS) that its root LP does not use up (stallFromRoot), the lowest's none (a backend that rewrites requests checks
+// (COVERAGE_CLASS_STALL_ITERATIONS) that starts again at its root LP where that LP used it up (stallFromRoot), the lowest's none (a backend that rewrites requests checks
 // the larger share's end after an LP that did not reach its optimum, and a MIP stopped by that
 // window: no proof, no stop by the clock), and that it runs on a model without the pairs of the
 // classes below (ObjectiveLevel.dropped), reaches the whole model's optimum, and gives back the
@@ -94,7 +94,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
     for (const r of others) expect(r.budget.deadline - t0).to.equal(cold);
   });
 
-  it('the MIP of the whole of each class above the lowest ends on a stall window (COVERAGE_CLASS_STALL_ITERATIONS) that a long root LP does not use up (stallFromRoot), the lowest on none, RINS on its own', async () => {
+  it('the MIP of the whole of each class above the lowest ends on a stall window (COVERAGE_CLASS_STALL_ITERATIONS) that starts again at its root LP where that LP used it up (stallFromRoot), the lowest on none, RINS on its own', async () => {
     // Every MIP ends on its own (proven here), none on the clock.
     const { result, sessions } = await plainSolve();
     const mips = result.diagnostics.phases.filter((ph) => ph.name === 'coverage');

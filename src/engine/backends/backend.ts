@@ -62,8 +62,8 @@ export interface PhaseRequest {
    */
   stallGap?: { gap: number; bound: number };
   /**
-   * The stall window (stallIterations) does not end before the MIP's root LP is solved (its first
-   * finite bound), and where the root LP used it all up without a better incumbent, it starts
+   * The stall window (stallIterations) does not end before the MIP's root LP is solved (the first
+   * report with an incumbent and a finite bound), and where the root LP used it all up without a better incumbent, it starts
    * again there, so that the MIP is not ended before its cuts and heuristics run (levels.ts
    * COVERAGE_CLASS_STALL_ITERATIONS); a shorter root LP counts in the window as usual.
    */
