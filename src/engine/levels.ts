@@ -153,7 +153,7 @@ export const COVERAGE_WARM_LP_SHARE = 0.5;
  * 5,000 e-rules-scarce-150x300 gained 14 slots of its lowest class, but t-rules-scarce-110x240
  * lost one of its third class, and at 5,000 and 7,000 r-rules-scarce-130x260 two of its second
  * (the MIP finds them after that many iterations without a better schedule). The window counts
- * the iterations of the MIP's root LP too, as every stall window here does, but where the root LP
+ * the iterations of the MIP's root LP too, as a stall window here does unless held open while wide (PhaseRequest.stallGap), but where the root LP
  * used it all up it starts again once the root is solved (PhaseRequest.stallFromRoot): counted
  * from the first iteration alone, it ended m-wishes-rules-scarce-150x300's second class's MIP
  * (7,247 columns, its root LP alone about 12,900 iterations) at its root at any time limit, at 65
