@@ -206,6 +206,22 @@ export const PART_RINS_STALL_ITERATIONS = 1000;
  */
 export const COVERAGE_WINDOWS_FIRST_SHARE = 0.85;
 /**
+ * A priority class above the lowest that RINS from its LP's optimum leaves within this many slots
+ * of that LP's bound runs its MIP of the whole before its windows (which follow in what it leaves),
+ * and after its LP stopped before its optimum, RINS from the LP's last point runs before the
+ * windows (ObjectiveLevel.mipFirstWithin); the lowest class, and a subproblem of one class, keep
+ * the windows first (COVERAGE_WINDOWS_FIRST_SHARE). Near the bound the last slots of a class need
+ * the whole model, as the MIP stops on its stall window where it finds none (COVERAGE_CLASS_STALL_ITERATIONS)
+ * while the windows go on for passes that gain one slot or none; far from it (f-rules-scarce-200x400's priority 3:
+ * RINS 237 against the LP's 324) the windows gain many slots fast (+75 in 4.3 s, where the MIP first
+ * found none in 3.9 s). Measured at 10 s on the 40 rosters with the rules (BENCHMARKS.md, the
+ * thirty-eighth session): e-rules-scarce-150x300 and u-rules-scarce-140x300 reach CBC's 51 at
+ * priority 2 (the MIP proves it in 3.2 s and 4.9 s from RINS's 49 and 47, where after the windows'
+ * 50 it stopped at 50), and after a class LP stopped before its optimum, RINS from its last point
+ * filled +91 and +103 slots of priority 2 in 3.1 s where the windows first filled +63 and +65.
+ */
+export const COVERAGE_MIP_FIRST_WITHIN = 10;
+/**
  * The windows of the neighbourhood search (LevelRunner.windows) hold at most this many candidate
  * pairs. Measured on Curtois 13 (one group, 60,000 pairs, 10 s): 1,500 gained 9 slots, 2,000
  * gained 15-22, 2,500 18-21 and 3,000 10-14 (a window's MIP takes longer than it gains).
@@ -592,8 +608,16 @@ export interface ObjectiveLevel {
    * unproven after its LP (finished) and RINS; the MIP follows only if they leave it unproven
    * too, and no windows run after it. After an LP stopped before its optimum that gave a last
    * point, they run within this share before RINS from that point, and no MIP or windows follow.
+   * A level with mipFirstWithin keeps them first only where RINS left it farther from the bound.
    */
   windowsFirstShare?: number;
+  /**
+   * With windowsFirstShare: where RINS from the LP's optimum leaves the level within this much of
+   * the LP's bound, the MIP of the whole runs before the windows instead (they run after it,
+   * in what it leaves); and after an LP stopped before its optimum, RINS from its last point runs
+   * before the windows (they run after it). COVERAGE_MIP_FIRST_WITHIN says why, for the classes above the lowest.
+   */
+  mipFirstWithin?: number;
   /**
    * The windows keep every slot kind that is fully staffed so (its full_s fixed at 1): a later
    * level's windows then never change which shifts are fully staffed, only add to them.
@@ -720,7 +744,9 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
   return classes.map((priority, k) => ({
     ...maximizeCount,
     ...(single ? {} : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
-    ...(k < classes.length - 1 ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS, mipStallFromRoot: true } : {}),
+    ...(k < classes.length - 1
+      ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS, mipStallFromRoot: true, mipFirstWithin: COVERAGE_MIP_FIRST_WITHIN }
+      : {}),
     ...(single || k < classes.length - 1
       ? {}
       : {
@@ -1628,13 +1654,14 @@ class LevelRunner {
     // leave: once the lowest class starts from the augmenting chains (chainsForLowestClass), RINS
     // from that point spent 2.2-2.6 s for nothing on that roster and on a 260 x 320 one, where the
     // windows alone gained 9 and 7 slots in 2.1 and 2.5 s (BENCHMARKS.md, the thirty-sixth session).
-    // The windows before the MIP (windowsFirstShare): before RINS from such a last point, else after RINS from an optimum.
+    // The windows before the MIP (windowsFirstShare): before RINS from such a last point, else after RINS from an optimum;
+    // a class above the lowest (mipFirstWithin) runs RINS from such a point first, and its MIP first where RINS left it near the bound.
     const earlyWindows = level.windowsFirstShare !== undefined && level.windowsPhase !== undefined;
     const runEarlyWindows = (): void => {
       this.windows(level, held, biased, rowBounds, bound, level.windowsFirstShare);
       proven = level.proven(level.value(s, s.values), bound);
     };
-    const windowsBeforeRins = earlyWindows && !proven && !lpFinished && relaxed !== undefined && !windowsRan;
+    const windowsBeforeRins = earlyWindows && level.mipFirstWithin === undefined && !proven && !lpFinished && relaxed !== undefined && !windowsRan;
     if (windowsBeforeRins) runEarlyWindows();
     const rins = (): void => {
       if (proven || !relaxed || !level.rinsPhase) return;
@@ -1642,7 +1669,8 @@ class LevelRunner {
       proven = level.proven(level.value(s, s.values), bound);
     };
     if (!rinsAfter) rins();
-    const windowsFirst = earlyWindows && !proven && lpFinished;
+    const mipFirst = lpFinished && level.mipFirstWithin !== undefined && Math.abs(bound - level.value(s, s.values)) <= level.mipFirstWithin + ROUNDING_TOL;
+    const windowsFirst = earlyWindows && !proven && lpFinished && !mipFirst;
     if (windowsFirst) runEarlyWindows();
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, lpCapped ? 'the LP relaxation stopped at its cap of simplex iterations' : level.skipNote);

@@ -12,7 +12,10 @@
 // classes below (ObjectiveLevel.dropped), reaches the whole model's optimum, and gives back the
 // assignments of those classes that still fit; that a class LP stopped early by the primal simplex
 // method hands back its last point only when that point is feasible (not from a start in phase 1),
-// and, where the subproblem has windows, they run before RINS from that point (windowsBeforeRins).
+// and, where the subproblem has windows, they run before RINS from that point in the lowest class
+// (windowsBeforeRins) and after it in a class above (mipFirstWithin); and that a class above the
+// lowest that RINS leaves within COVERAGE_MIP_FIRST_WITHIN slots of its LP's bound runs its MIP of
+// the whole before the windows, where one farther from it runs the windows first.
 // And an LP's cap on simplex iterations
 // (PhaseRequest.lpIterations), which the LP of the whole model after a level's windows takes
 // (ObjectiveLevel.wholeAfterWindows): HiGHS stops there, the outcome says so and is no bound, the
@@ -22,6 +25,7 @@ import { expect } from 'chai';
 import { Budget, LP_SHARE } from '../../src/engine/budget.js';
 import {
   COVERAGE_CLASS_STALL_ITERATIONS,
+  COVERAGE_MIP_FIRST_WITHIN,
   COVERAGE_RINS_STALL_ITERATIONS,
   COVERAGE_WARM_LP_SHARE,
   STALL_ITERATIONS,
@@ -32,6 +36,7 @@ import { prepare } from '../../src/engine/candidates.js';
 import { formulate } from '../../src/engine/formulate.js';
 import { addFitting, checkAssignment, greedyFill } from '../../src/engine/greedy.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
+import type { Subproblem } from '../../src/engine/subproblem.js';
 import { normalizeRequest } from '../../src/input/problem.js';
 import { festival, withRules } from '../../bench/generate.js';
 import type { PhaseOutcome, PhaseRequest, SolverBackend } from '../../src/engine/backends/backend.js';
@@ -336,7 +341,8 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(second[at + 2]!.status).to.equal('skipped');
   });
 
-  it('stopped before its optimum with a last point, is followed by the windows, then RINS from that point, and no windows after it (windowsBeforeRins)', async () => {
+  /** A subproblem of four priority classes with windows to solve (more candidate pairs than a window holds). */
+  const withWindows = (): Subproblem => {
     const sub = largest(
       withRules(33, festival({ seed: 34, volunteers: 90, shifts: 160, days: 2, groups: 2, demand: 1.5 }), {
         minRestHours: 8,
@@ -347,22 +353,66 @@ describe('engine: the LPs of the priority classes start from the class before; t
       }),
     );
     expect(prepare(sub).candShift.length, 'windows to solve').to.be.greaterThan(WINDOW_PAIRS);
-    let capped = false;
-    const capFirstWarm = (req: PhaseRequest): PhaseRequest => {
-      if (req.relaxation !== true || req.primal !== true || capped) return req;
-      capped = true;
-      return { ...req, lpIterations: 3 };
-    };
+    return sub;
+  };
+  /** withWindows() solved on a frozen clock with HiGHS through `change`; its phases of the class whose LP is the `nth` from the class before (1: the second class). */
+  const classPhases = async (change: Parameters<typeof rewriting>[1], nth: number) => {
     const t0 = Date.now();
-    const result = solveSubproblem(sub, { backend: rewriting(await highsOnce(), capFirstWarm), budget: new Budget(t0 + 60_000, () => t0) });
-    expect(capped).to.equal(true);
+    const result = solveSubproblem(withWindows(), { backend: rewriting(await highsOnce(), change), budget: new Budget(t0 + 60_000, () => t0) });
     const phases = result.diagnostics.phases;
-    const second = phases.filter((ph) => ph.priority === phases.filter((p) => p.name === 'coverage_lp')[1]!.priority);
-    const at = second.findIndex((ph) => ph.name === 'coverage_lp');
-    expect(second[at]!.status).to.equal('timedout');
-    expect(second.slice(at + 1).map((ph) => ph.name)).to.deep.equal(['coverage_lns', 'coverage_rins', 'coverage'], JSON.stringify(second));
-    expect(second[at + 2]!.note).to.match(/where the last point of the LP, stopped before its optimum, and the schedule disagree/);
-    expect(second[at + 3]!.status).to.equal('skipped');
+    const priorities = phases.filter((p) => p.name === 'coverage_lp').map((p) => p.priority);
+    return { phases: phases.filter((ph) => ph.priority === priorities[nth]), lowest: nth === priorities.length - 1 };
+  };
+  /** Caps the `nth` class LP from the class before (by the primal simplex method) at 3 simplex iterations. */
+  const capWarm = (nth: number) => {
+    let warm = 0;
+    return (req: PhaseRequest): PhaseRequest => (req.relaxation === true && req.primal === true && ++warm === nth ? { ...req, lpIterations: 3 } : req);
+  };
+
+  /**
+   * With the `nth` class LP from the class before capped: that class's LP ends `timedout`, then its
+   * phases are `order`, RINS's from the LP's last point and the MIP skipped.
+   */
+  const afterCappedLp = async (nth: number, lowest: boolean, order: string[]): Promise<void> => {
+    const got = await classPhases(capWarm(nth), nth);
+    expect(got.lowest).to.equal(lowest);
+    const at = got.phases.findIndex((ph) => ph.name === 'coverage_lp');
+    expect(got.phases[at]!.status).to.equal('timedout');
+    const after = got.phases.slice(at + 1);
+    expect(after.map((ph) => ph.name)).to.deep.equal(order, JSON.stringify(got.phases));
+    expect(after.find((ph) => ph.name === 'coverage_rins')!.note).to.match(
+      /where the last point of the LP, stopped before its optimum, and the schedule disagree/,
+    );
+    expect(after.find((ph) => ph.name === 'coverage')!.status).to.equal('skipped');
+  };
+
+  it('stopped before its optimum with a last point, in the lowest class, is followed by the windows, then RINS from that point, and no windows after it (windowsBeforeRins)', async () => {
+    await afterCappedLp(3, true, ['coverage_lns', 'coverage_rins', 'coverage']);
+  });
+
+  it('stopped before its optimum with a last point, in a class above the lowest, is followed by RINS from that point, then the windows (mipFirstWithin)', async () => {
+    await afterCappedLp(1, false, ['coverage_rins', 'coverage', 'coverage_lns']);
+  });
+
+  it(`in a class above the lowest that RINS leaves within COVERAGE_MIP_FIRST_WITHIN (${COVERAGE_MIP_FIRST_WITHIN}) slots of its LP's bound, the MIP of the whole runs before the windows; farther from it, the windows first`, async () => {
+    // As solved: RINS leaves the class a slot short, and its MIP of the whole follows at once and proves the bound.
+    const near = (await classPhases((req) => req, 1)).phases;
+    const rinsAt = near.findIndex((ph) => ph.name === 'coverage_rins');
+    const lp = near.find((ph) => ph.name === 'coverage_lp')!;
+    expect(lp.status).to.equal('optimal');
+    const short = Math.floor(lp.objective! + 1e-6) - near[rinsAt]!.objective!;
+    expect(short, JSON.stringify(near)).to.be.within(1, COVERAGE_MIP_FIRST_WITHIN);
+    expect(near.slice(rinsAt + 1).map((ph) => ph.name)).to.deep.equal(['coverage'], JSON.stringify(near));
+    expect(near[rinsAt + 1]!.status).to.equal('optimal');
+    // RINS finding nothing leaves the class farther from its bound than that: the windows run first (and here reach the bound).
+    let rinsSeen = 0;
+    const noRins = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
+      req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS && ++rinsSeen === 2 ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 } : req;
+    const far = (await classPhases(noRins, 1)).phases;
+    const farRins = far.findIndex((ph) => ph.name === 'coverage_rins');
+    expect(Math.floor(lp.objective! + 1e-6) - far[farRins]!.objective!, JSON.stringify(far)).to.be.greaterThan(COVERAGE_MIP_FIRST_WITHIN);
+    expect(far[farRins + 1]!.name, JSON.stringify(far)).to.equal('coverage_lns');
+    expect(far[farRins + 1]!.objective).to.be.greaterThan(far[farRins]!.objective!);
   });
 
   it('by the primal simplex method from a start that breaks a row (phase 1), stopped there, gives no point; run to its end, its optimum', async () => {
