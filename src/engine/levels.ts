@@ -194,20 +194,22 @@ export const PART_RINS_MIN_PAIRS = 4000;
 export const PART_RINS_STALL_ITERATIONS = 1000;
 /**
  * Where coverage's RINS leaves it below its LP's bound, its windows run before the MIP over every
- * pair, within this share of the time left (the MIP gets what they leave, to prove the bound).
- * There HiGHS finds the last slots only after its root's rounds of cuts: on scarce-150x400's
+ * pair, within this share of the time left (the MIP gets what they leave, to prove the bound);
+ * for a class above the lowest, only where RINS left it more than COVERAGE_MIP_FIRST_WITHIN
+ * short (that MIP leaves out the classes below and has a stall window). With one class, HiGHS
+ * finds the last slots only after its root's rounds of cuts: on scarce-150x400's
  * "gate" group the MIP stopped at 151 of 152 after 2.8 s of a 10 s request and the windows after
  * it (0.4 s) at 151 too, where the windows first reach 152 in 1.9 s; on the unseen
  * n-scarce-250x500's "bar" the same, 287 in 1.6 s where the MIP needs 3.5 s. At half the time
  * left, "bar" got 1.1 s in its 10 s request and stopped at 286; at the MIP's own share (0.85) the
- * request fills every slot. Where the windows gain nothing they end after two passes. After a
- * class LP stopped before its optimum with a last point, they run within this share before RINS
- * from that point (windowsBeforeRins in LevelRunner.solveLevel).
+ * request fills every slot. Where the windows gain nothing they end after two passes. After the
+ * lowest class's LP stopped before its optimum with a last point, they run within this share
+ * before RINS from that point (windowsBeforeRins in LevelRunner.solveLevel); after a class's above it, after that RINS.
  */
 export const COVERAGE_WINDOWS_FIRST_SHARE = 0.85;
 /**
  * A priority class above the lowest that RINS from its LP's optimum leaves within this many slots
- * of that LP's bound runs its MIP of the whole before its windows (which follow in what it leaves),
+ * of that LP's bound (rounded down) runs its MIP of the whole before its windows (which follow where it leaves the class unproven),
  * and after its LP stopped before its optimum, RINS from the LP's last point runs before the
  * windows (ObjectiveLevel.mipFirstWithin); the lowest class, and a subproblem of one class, keep
  * the windows first (COVERAGE_WINDOWS_FIRST_SHARE). Near the bound the last slots of a class need
@@ -608,14 +610,17 @@ export interface ObjectiveLevel {
    * unproven after its LP (finished) and RINS; the MIP follows only if they leave it unproven
    * too, and no windows run after it. After an LP stopped before its optimum that gave a last
    * point, they run within this share before RINS from that point, and no MIP or windows follow.
-   * A level with mipFirstWithin keeps them first only where RINS left it farther from the bound.
+   * A level with mipFirstWithin keeps them first only where RINS left it farther from the bound,
+   * and never runs them before RINS from a last point.
    */
   windowsFirstShare?: number;
   /**
-   * With windowsFirstShare: where RINS from the LP's optimum leaves the level within this much of
-   * the LP's bound, the MIP of the whole runs before the windows instead (they run after it,
-   * in what it leaves); and after an LP stopped before its optimum, RINS from its last point runs
-   * before the windows (they run after it). COVERAGE_MIP_FIRST_WITHIN says why, for the classes above the lowest.
+   * With windowsFirstShare: where the schedule after the LP's optimum and RINS (where RINS ran) is
+   * within this much of the LP's bound, the MIP of the whole runs before the windows instead (they
+   * run after it where it leaves the level unproven, within windowsShare, else the MIP's share, of
+   * the time left); and, whatever its value, after an LP stopped before its optimum RINS from its
+   * last point runs before the windows (they run after it). COVERAGE_MIP_FIRST_WITHIN says why,
+   * for the classes above the lowest, the only levels with it.
    */
   mipFirstWithin?: number;
   /**
@@ -1650,7 +1655,7 @@ class LevelRunner {
     // its share on a slower machine, RINS from its last point filled 48-53 more slots of that class
     // in 2.1-2.9 s where the windows alone filled 25 (in two calls of ten it gained little or
     // nothing in that time; given half the time left instead, nothing in three calls of three).
-    // From such a last point, the windows run first (windowsBeforeRins) and RINS gets what they
+    // From such a last point, in the lowest class, the windows run first (windowsBeforeRins) and RINS gets what they
     // leave: once the lowest class starts from the augmenting chains (chainsForLowestClass), RINS
     // from that point spent 2.2-2.6 s for nothing on that roster and on a 260 x 320 one, where the
     // windows alone gained 9 and 7 slots in 2.1 and 2.5 s (BENCHMARKS.md, the thirty-sixth session).
@@ -1669,7 +1674,8 @@ class LevelRunner {
       proven = level.proven(level.value(s, s.values), bound);
     };
     if (!rinsAfter) rins();
-    const mipFirst = lpFinished && level.mipFirstWithin !== undefined && Math.abs(bound - level.value(s, s.values)) <= level.mipFirstWithin + ROUNDING_TOL;
+    const mipFirst =
+      !proven && lpFinished && level.mipFirstWithin !== undefined && Math.abs(bound - level.value(s, s.values)) <= level.mipFirstWithin + ROUNDING_TOL;
     const windowsFirst = earlyWindows && !proven && lpFinished && !mipFirst;
     if (windowsFirst) runEarlyWindows();
     if (!proven && !lpFinished) {
@@ -1718,7 +1724,7 @@ class LevelRunner {
   /**
    * A large neighbourhood search for a level its LP and MIP left unproven (a model too large for
    * either in its time), or, for coverage, one its RINS left unproven, before its MIP
-   * (windowsFirstShare): windows of consecutive shifts (shiftWindows), each re-solved as a MIP with
+   * (windowsFirstShare; after it, for a class above the lowest near its bound: mipFirstWithin): windows of consecutive shifts (shiftWindows), each re-solved as a MIP with
    * every pair outside it fixed at its value, so the MIP is small; a better schedule is taken as
    * the level's MIP would be (accept). Passes over the windows go on until one gains nothing or
    * `share` of the time left is spent. A window proves nothing about the whole, so the bound stays.

@@ -331,8 +331,8 @@ describe('engine: the LPs of the priority classes start from the class before; t
       const [lo, hi] = held.get(r) ?? [model.rowLower[r]!, model.rowUpper[r]!];
       expect(activity >= lo - 1e-6 && activity <= hi + 1e-6, `row ${r}: ${activity} in [${lo}, ${hi}]`).to.equal(true);
     }
-    // The class's phases: its LP stopped, RINS from that point (no windows: the subproblem has
-    // fewer than WINDOW_PAIRS pairs, so none before it, next test), no MIP.
+    // The class's phases: its LP stopped, RINS from that point, no MIP (and no windows: the
+    // subproblem has fewer than WINDOW_PAIRS pairs; the tests below have windows).
     const second = result.diagnostics.phases.filter((ph) => ph.priority === result.diagnostics.phases.filter((p) => p.name === 'coverage_lp')[1]!.priority);
     const at = second.findIndex((ph) => ph.name === 'coverage_lp');
     expect(second[at]!.status).to.equal('timedout');
@@ -371,7 +371,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
 
   /**
    * With the `nth` class LP from the class before capped: that class's LP ends `timedout`, then its
-   * phases are `order`, RINS's from the LP's last point and the MIP skipped.
+   * phases are `order`, RINS from the LP's last point and the MIP skipped.
    */
   const afterCappedLp = async (nth: number, lowest: boolean, order: string[]): Promise<void> => {
     const got = await classPhases(capWarm(nth), nth);
@@ -394,8 +394,8 @@ describe('engine: the LPs of the priority classes start from the class before; t
     await afterCappedLp(1, false, ['coverage_rins', 'coverage', 'coverage_lns']);
   });
 
-  it(`in a class above the lowest that RINS leaves within COVERAGE_MIP_FIRST_WITHIN (${COVERAGE_MIP_FIRST_WITHIN}) slots of its LP's bound, the MIP of the whole runs before the windows; farther from it, the windows first`, async () => {
-    // As solved: RINS leaves the class a slot short, and its MIP of the whole follows at once and proves the bound.
+  it(`in a class above the lowest that RINS leaves within COVERAGE_MIP_FIRST_WITHIN (${COVERAGE_MIP_FIRST_WITHIN}) slots of its LP's bound, the MIP of the whole runs before the windows, which follow it where it leaves the class unproven; farther from it, the windows first`, async () => {
+    // As solved: RINS leaves the class short of its bound (a slot short, as measured), and its MIP of the whole follows at once and proves the bound.
     const near = (await classPhases((req) => req, 1)).phases;
     const rinsAt = near.findIndex((ph) => ph.name === 'coverage_rins');
     const lp = near.find((ph) => ph.name === 'coverage_lp')!;
@@ -404,15 +404,30 @@ describe('engine: the LPs of the priority classes start from the class before; t
     expect(short, JSON.stringify(near)).to.be.within(1, COVERAGE_MIP_FIRST_WITHIN);
     expect(near.slice(rinsAt + 1).map((ph) => ph.name)).to.deep.equal(['coverage'], JSON.stringify(near));
     expect(near[rinsAt + 1]!.status).to.equal('optimal');
-    // RINS finding nothing leaves the class farther from its bound than that: the windows run first (and here reach the bound).
+    // RINS finding nothing leaves the class farther from its bound than that: the windows run first and reach the bound, so no MIP follows.
     let rinsSeen = 0;
     const noRins = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
       req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS && ++rinsSeen === 2 ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 } : req;
     const far = (await classPhases(noRins, 1)).phases;
     const farRins = far.findIndex((ph) => ph.name === 'coverage_rins');
     expect(Math.floor(lp.objective! + 1e-6) - far[farRins]!.objective!, JSON.stringify(far)).to.be.greaterThan(COVERAGE_MIP_FIRST_WITHIN);
-    expect(far[farRins + 1]!.name, JSON.stringify(far)).to.equal('coverage_lns');
-    expect(far[farRins + 1]!.objective).to.be.greaterThan(far[farRins]!.objective!);
+    expect(
+      far.slice(farRins + 1).map((ph) => ph.name),
+      JSON.stringify(far),
+    ).to.deep.equal(['coverage_lns']);
+    expect(far[farRins + 1]!.objective).to.equal(Math.floor(lp.objective! + 1e-6));
+    // Near the bound, a MIP first that leaves the class unproven (here: stopped with nothing) is followed by the windows.
+    let mipSeen = 0;
+    const noMip = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
+      req.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS && ++mipSeen === 1 ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 } : req;
+    const unproven = (await classPhases(noMip, 1)).phases;
+    expect(mipSeen, 'the class MIPs asked for').to.be.greaterThan(0);
+    const after = unproven.slice(unproven.findIndex((ph) => ph.name === 'coverage_rins') + 1);
+    expect(
+      after.map((ph) => ph.name),
+      JSON.stringify(unproven),
+    ).to.deep.equal(['coverage', 'coverage_lns']);
+    expect(after[1]!.objective).to.be.at.least(unproven.find((ph) => ph.name === 'coverage_rins')!.objective!);
   });
 
   it('by the primal simplex method from a start that breaks a row (phase 1), stopped there, gives no point; run to its end, its optimum', async () => {
