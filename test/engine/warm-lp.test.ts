@@ -53,6 +53,9 @@ async function frozenSolve(wrap: (highs: SolverBackend) => SolverBackend = (high
   return { t0, result, sessions };
 }
 
+/** A solve answered as stopped with nothing found (no schedule, no bound). */
+const NOTHING: PhaseOutcome = { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
+
 describe('engine: the LPs of the priority classes start from the class before; the stall windows of their MIPs; an LP capped by simplex iterations', function () {
   this.timeout(120_000);
   // The plain frozen-clock solve, which two tests read.
@@ -179,9 +182,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
     );
     // RINS and the windows find nothing, so the class MIP starts below its optimum; the spy records its schedule.
     const nothing = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
-      req.relaxation !== true && (req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS || req.stallIterations === STALL_ITERATIONS)
-        ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 }
-        : req;
+      req.relaxation !== true && (req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS || req.stallIterations === STALL_ITERATIONS) ? NOTHING : req;
     const { backend, sessions } = spy(rewriting(await highsOnce(), nothing));
     const { incumbents, onIncumbent } = incumbentRecorder(sub, p);
     const t0 = Date.now();
@@ -275,7 +276,7 @@ describe('engine: the LPs of the priority classes start from the class before; t
     const stopFirstWarm = (req: PhaseRequest): PhaseRequest | PhaseOutcome => {
       if (req.relaxation !== true || req.primal !== true || stopped) return req;
       stopped = true;
-      return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
+      return NOTHING;
     };
     const { t0, result, sessions } = await frozenSolve((highs) => rewriting(highs, stopFirstWarm));
     expect(stopped).to.equal(true);
@@ -400,28 +401,30 @@ describe('engine: the LPs of the priority classes start from the class before; t
     const rinsAt = near.findIndex((ph) => ph.name === 'coverage_rins');
     const lp = near.find((ph) => ph.name === 'coverage_lp')!;
     expect(lp.status).to.equal('optimal');
-    const short = Math.floor(lp.objective! + 1e-6) - near[rinsAt]!.objective!;
+    const lpBound = Math.floor(lp.objective! + 1e-6);
+    const short = lpBound - near[rinsAt]!.objective!;
     expect(short, JSON.stringify(near)).to.be.within(1, COVERAGE_MIP_FIRST_WITHIN);
     expect(near.slice(rinsAt + 1).map((ph) => ph.name)).to.deep.equal(['coverage'], JSON.stringify(near));
     expect(near[rinsAt + 1]!.status).to.equal('optimal');
     // RINS finding nothing leaves the class farther from its bound than that: the windows run first and reach the bound, so no MIP follows.
-    let rinsSeen = 0;
-    const noRins = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
-      req.stallIterations === COVERAGE_RINS_STALL_ITERATIONS && ++rinsSeen === 2 ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 } : req;
-    const far = (await classPhases(noRins, 1)).phases;
+    // The `nth` solve with this stall window is answered by nothing (RINS's: COVERAGE_RINS_STALL_ITERATIONS; a class MIP's: COVERAGE_CLASS_STALL_ITERATIONS).
+    const nothingAt = (stallIterations: number, nth: number) => {
+      let seen = 0;
+      const change = (req: PhaseRequest): PhaseRequest | PhaseOutcome => (req.stallIterations === stallIterations && ++seen === nth ? NOTHING : req);
+      return { change, seen: () => seen };
+    };
+    const far = (await classPhases(nothingAt(COVERAGE_RINS_STALL_ITERATIONS, 2).change, 1)).phases;
     const farRins = far.findIndex((ph) => ph.name === 'coverage_rins');
-    expect(Math.floor(lp.objective! + 1e-6) - far[farRins]!.objective!, JSON.stringify(far)).to.be.greaterThan(COVERAGE_MIP_FIRST_WITHIN);
+    expect(lpBound - far[farRins]!.objective!, JSON.stringify(far)).to.be.greaterThan(COVERAGE_MIP_FIRST_WITHIN);
     expect(
       far.slice(farRins + 1).map((ph) => ph.name),
       JSON.stringify(far),
     ).to.deep.equal(['coverage_lns']);
-    expect(far[farRins + 1]!.objective).to.equal(Math.floor(lp.objective! + 1e-6));
+    expect(far[farRins + 1]!.objective).to.equal(lpBound);
     // Near the bound, a MIP first that leaves the class unproven (here: stopped with nothing) is followed by the windows.
-    let mipSeen = 0;
-    const noMip = (req: PhaseRequest): PhaseRequest | PhaseOutcome =>
-      req.stallIterations === COVERAGE_CLASS_STALL_ITERATIONS && ++mipSeen === 1 ? { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 } : req;
-    const unproven = (await classPhases(noMip, 1)).phases;
-    expect(mipSeen, 'the class MIPs asked for').to.be.greaterThan(0);
+    const noMip = nothingAt(COVERAGE_CLASS_STALL_ITERATIONS, 1);
+    const unproven = (await classPhases(noMip.change, 1)).phases;
+    expect(noMip.seen(), 'the class MIPs asked for').to.be.greaterThan(0);
     const after = unproven.slice(unproven.findIndex((ph) => ph.name === 'coverage_rins') + 1);
     expect(
       after.map((ph) => ph.name),
