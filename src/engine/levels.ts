@@ -308,6 +308,27 @@ export function staffingWindowPairs(p: Prepared): number {
   return Math.min(WINDOW_PAIRS, Math.ceil(p.candShift.length / 2));
 }
 /**
+ * Where staffing's windows (staffingWindowPairs) end on their own with staffing unproven, windows
+ * of at most this many pairs (or half the subproblem's, where that is less but still more than
+ * the first ones) search again (ObjectiveLevel.windowsThenSize), in a second staffing_lns phase.
+ * On joined subproblems too large for staffing's LP or MIP of the whole (DEFAULT_MAX_JOINED_REFINE_PAIRS),
+ * windows of 2,000 pairs settled below what CBC reaches on two unseen food banks with the rules
+ * (4 weeks, 300 volunteers, 20,596 pairs: 108 fully staffed shifts, CBC 111 in 40 s; 2 weeks, 150
+ * volunteers, 5,001 pairs: 96, CBC 97). Windows of 3,000 pairs from the start reached 110 and 97
+ * (4,000: 109 and 97), and 132 instead of 129 on an unseen 180 x 140 festival of rules and wishes
+ * (4,000: 131), the same staffing on 23 other rosters with the rules (10 s, BENCHMARKS.md, the
+ * thirty-ninth session); but on rules-festival-400x300, whose first window already reaches its
+ * 339, they end on another schedule of the same staffing, from which fairness ended 0.6% above
+ * its bound where it had ended 0.25% above. After the first windows instead, the larger ones leave
+ * the schedule as it was wherever they find nothing more.
+ */
+export const STAFFING_WINDOW_PAIRS_THEN = 3000;
+/** The size of staffing's second windows (STAFFING_WINDOW_PAIRS_THEN), or undefined where they would be no larger than its first (staffingWindowPairs). */
+export function staffingWindowPairsThen(p: Prepared): number | undefined {
+  const size = Math.min(STAFFING_WINDOW_PAIRS_THEN, Math.ceil(p.candShift.length / 2));
+  return size > staffingWindowPairs(p) ? size : undefined;
+}
+/**
  * Share of the time left that staffing's windows (phase staffing_lns) may use; they end on their
  * own after two passes that gain nothing. At the staffing MIP's share (0.4) scarce-150x400's "bar"
  * group (10 s) was stopped by it after 0.93-1.0 s, at 67 of 68 fully staffed slot kinds in one
@@ -583,6 +604,12 @@ export interface ObjectiveLevel {
   /** The most candidate pairs a window of this level holds (default WINDOW_PAIRS). */
   windowsSize?(p: Prepared): number;
   /**
+   * Where the level's own windows end on their own (passes or windowsStall, not the clock) with the
+   * level unproven: windows of at most this many pairs search again, once, in a phase of their own
+   * (undefined: none; STAFFING_WINDOW_PAIRS_THEN).
+   */
+  windowsThenSize?(p: Prepared): number | undefined;
+  /**
    * This level's windows for pass `pass` (as marks per candidate pair, at most `size` pairs
    * each), when they are not the default ones (windows of volunteers and of time, alternately).
    * None at the first pass: no search; a pass with none gains nothing (two such end it).
@@ -833,6 +860,7 @@ export const staffingLevel: ObjectiveLevel = {
   rinsPhase: 'staffing_rins',
   windowsPhase: 'staffing_lns',
   windowsSize: staffingWindowPairs,
+  windowsThenSize: staffingWindowPairsThen,
   windowsShare: STAFFING_WINDOWS_SHARE,
   windowsStall: STAFFING_WINDOWS_STALL,
   jslp: { windows: STAFFING_JSLP_WINDOWS, maxRows: MAX_STAFFING_JSLP_ROWS },
@@ -1732,6 +1760,8 @@ class LevelRunner {
    * that gained nothing), not on the clock, with windows to solve. With `guided`, its windows (for
    * each pass, at most the level's window size each) instead of the level's own, the full_s of
    * the slot kinds its pairs touch free (not only those windowsKeepFull leaves), and its note says which pairs they are of.
+   * Where the level's own windows end on their own unproven and it has windowsThenSize, a second
+   * search with windows of that size (`then`) follows, and its result is what this returns.
    */
   private windows(
     level: ObjectiveLevel,
@@ -1741,6 +1771,7 @@ class LevelRunner {
     bound: number,
     share = level.windowsShare ?? level.mipShare,
     guided?: { of: (pass: number, size: number) => Uint8Array[]; what: string; stall?: number },
+    then?: number,
   ): boolean {
     const { s } = this;
     const { p } = s;
@@ -1756,7 +1787,7 @@ class LevelRunner {
       );
       return false;
     }
-    const size = level.windowsSize?.(p) ?? WINDOW_PAIRS;
+    const size = then ?? level.windowsSize?.(p) ?? WINDOW_PAIRS;
     const windowsOf = (pass: number): Uint8Array[] =>
       guided
         ? guided.of(pass, size)
@@ -1818,7 +1849,11 @@ class LevelRunner {
       ms: s.budget.now() - started,
       note: text,
     });
-    return (idle >= 2 || idleWindows >= stall) && !budget.expired();
+    const settled = (idle >= 2 || idleWindows >= stall) && !budget.expired();
+    // Ended on its own with the level unproven: once more with larger windows (windowsThenSize), a phase of their own.
+    const larger = guided || then !== undefined ? undefined : level.windowsThenSize?.(p);
+    if (settled && larger !== undefined && !level.proven(after, bound)) return this.windows(level, held, objective, rowBounds, bound, share, undefined, larger);
+    return settled;
   }
 
   /**

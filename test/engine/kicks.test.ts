@@ -247,6 +247,10 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
     // The +2 comes in the first window; then STAFFING_WINDOWS_STALL windows that gain nothing end
     // the search (two idle passes took 42 more, 5.3 s, with nothing found).
     expect(Number(/^(\d+) windows/.exec(staffingWindows.note!)![1])).to.equal(1 + STAFFING_WINDOWS_STALL);
+    // Then larger windows (STAFFING_WINDOW_PAIRS_THEN) once more, which find nothing and leave the schedule as it was.
+    const secondWindows = sub!.phases.filter((p) => p.name === 'staffing_lns');
+    expect(secondWindows).to.have.length(2);
+    expect(secondWindows[1]!.note).to.match(/^\d+ windows of at most 3000 candidate pairs re-solved with the rest fixed, \d+ passes: \+0$/);
     expect(sub!.levels.find((l) => l.name === 'staffing')!.value).to.equal(339);
     const coverage = sub!.levels.filter((l) => l.name === 'coverage').reduce((t, l) => t + l.value, 0);
     // New assignments fill what coverage proved (the locks fill the rest).
