@@ -329,7 +329,8 @@ export function staffingWindowPairsThen(p: Prepared): number | undefined {
   return size > staffingWindowPairs(p) ? size : undefined;
 }
 /**
- * Share of the time left that staffing's windows (phase staffing_lns) may use; they end on their
+ * Share of the time left that staffing's windows (phase staffing_lns) may use, each search of them
+ * (the second, STAFFING_WINDOW_PAIRS_THEN, of the time left after the first); they end on their
  * own after two passes that gain nothing. At the staffing MIP's share (0.4) scarce-150x400's "bar"
  * group (10 s) was stopped by it after 0.93-1.0 s, at 67 of 68 fully staffed slot kinds in one
  * call and 68 in the next, so two identical calls of 4.4-5.3 s gave different schedules (210 and
@@ -601,12 +602,12 @@ export interface ObjectiveLevel {
    * the windows, nothing follows.
    */
   wholeAfterWindows?: boolean;
-  /** The most candidate pairs a window of this level holds (default WINDOW_PAIRS). */
+  /** The most candidate pairs a window of this level's (first) windows holds (default WINDOW_PAIRS; a second search: windowsThenSize). */
   windowsSize?(p: Prepared): number;
   /**
    * Where the level's own windows end on their own (passes or windowsStall, not the clock) with the
-   * level unproven: windows of at most this many pairs search again, once, in a phase of their own
-   * (undefined: none; STAFFING_WINDOW_PAIRS_THEN).
+   * level unproven: windows of at most this many pairs search again, once, in a phase of their own,
+   * with the level's share of the time left then (undefined: none; STAFFING_WINDOW_PAIRS_THEN).
    */
   windowsThenSize?(p: Prepared): number | undefined;
   /**
@@ -1761,7 +1762,8 @@ class LevelRunner {
    * each pass, at most the level's window size each) instead of the level's own, the full_s of
    * the slot kinds its pairs touch free (not only those windowsKeepFull leaves), and its note says which pairs they are of.
    * Where the level's own windows end on their own unproven and it has windowsThenSize, a second
-   * search with windows of that size (`then`) follows, and its result is what this returns.
+   * search with windows of that size (`then`) follows, with `share` of the time left then, and its
+   * result is what this returns (false where it does not start: no time, or no windows).
    */
   private windows(
     level: ObjectiveLevel,

@@ -638,7 +638,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(pairs).to.equal(5001);
     const windows = sub!.phases.filter((p) => p.name === 'staffing_lns');
     expect(windows, JSON.stringify(sub!.phases)).to.have.length(2);
-    expect(windows[0]!.note).to.match(/^\d+ windows of at most 2000 candidate pairs re-solved with the rest fixed, \d+ passes: \+\d+$/);
+    expect(windows[0]!.note).to.match(/^\d+ windows of at most 2000 candidate pairs re-solved with the rest fixed, \d+ passes: \+[1-9]\d*$/);
     expect(windows[0]!.status).to.equal('feasible');
     expect(windows[1]!.note).to.match(
       new RegExp(`^\\d+ windows of at most ${Math.ceil(pairs / 2)} candidate pairs re-solved with the rest fixed, \\d+ passes: \\+1$`),
@@ -666,8 +666,8 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const windows = phases.filter((p) => p.name === 'staffing_lns');
     expect(windows.map((p) => p.status)).to.deep.equal(['timedout']);
     expect(windows[0]!.note).to.match(/^\d+ windows of at most 2000 candidate pairs/);
-    // The levels after staffing still run.
-    expect(phases.map((p) => p.name)).to.include('fairness_bound');
+    // The levels after staffing still run, in the solving time (the wishes' moves, fairness's local search).
+    expect(phases.map((p) => p.name)).to.include.members(['wishes', 'balance']);
   });
 
   it("a solver's answer with the same assignment is no better schedule, though its other columns price it lower: fairness's windows end after two passes", async () => {
