@@ -47,6 +47,15 @@ function ownerOf(name: string): { kind: 'seg' | 'short' | 'full'; id: string } |
 
 /** scarceB: a scarce festival not among the benchmarks (150 x 400, 8 groups; BENCHMARKS.md). */
 const scarceB = (): ScheduleRequest => festival({ seed: 101, volunteers: 150, shifts: 400, days: 3, groups: 8 });
+/**
+ * An unseen food bank with the rules and wishes (BENCHMARKS.md, the thirty-ninth session,
+ * x-wishes-rules-foodbank-150x14): 150 volunteers over two weeks, its three groups joined.
+ */
+const foodBankWithRules = (): ScheduleRequest =>
+  withWishes(
+    2612,
+    withRules(2613, foodBank(2614, 150, 2), { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 14, utcShift: 4 }),
+  );
 
 describe('engine: windows re-solved with the rest of the schedule fixed', function () {
   this.timeout(120_000);
@@ -623,14 +632,12 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // three groups joined, 5,001 candidate pairs, so no LP or MIP of the whole for staffing. Measured:
     // windows of 2,000 pairs end at 96 fully staffed shifts; the second, of half the pairs, reach
     // 97, CBC's value given 60 s.
-    const nyJune = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 14, utcShift: 4 };
-    const request = withWishes(2612, withRules(2613, foodBank(2614, 150, 2), nyJune));
+    const request = foodBankWithRules();
     // A generous limit: the windows end on their own, not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{
-      variables: number;
       phases: Phase[];
       levels: Array<{ name: string; value: number; proven: boolean }>;
     }>;
@@ -650,8 +657,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
   });
 
   it('staffing’s windows that the clock stops are followed by no larger ones', async () => {
-    const nyJune = { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 14, utcShift: 4 };
-    const sub = decompose(normalizeRequest(withWishes(2612, withRules(2613, foodBank(2614, 150, 2), nyJune))))[0]!;
+    const sub = decompose(normalizeRequest(foodBankWithRules()))[0]!;
     // The clock jumps 45 s once staffing's windows find a better schedule (measured above: they do):
     // past their share of the 60 s (70% of what is left), not past the subproblem's deadline.
     let offset = 0;
