@@ -349,6 +349,20 @@ export const STAFFING_WINDOWS_SHARE = 0.7;
  * the scarce festivals at their first or second.
  */
 export const STAFFING_WINDOWS_STALL = 10;
+/**
+ * Staffing's LP of the whole model, where it runs once more after every level (ObjectiveLevel.lateWhole),
+ * stops after this many simplex iterations: a count of work, so a larger time limit buys it no
+ * more for the same schedule. Measured on unseen food banks with the rules (BENCHMARKS.md, the
+ * fortieth session; three groups joined): on 10,989 candidate pairs it needs 5,000-8,000
+ * iterations (0.7-0.9 s), on 20,596 10,000-15,000 (about 1.5 s).
+ */
+export const STAFFING_LATE_LP_ITERATIONS = 20_000;
+/**
+ * Share of the time left for that LP (ObjectiveLevel.lateWhole), where every other level is done
+ * and only its RINS and MIP follow, which need its optimum. On the food bank of 20,596 pairs at
+ * 10 s about 2 s were left and LP_SHARE stopped it after 0.3 s.
+ */
+export const LATE_WHOLE_LP_SHARE = 0.8;
 
 /**
  * Whether staffing's windows run with javascript-lp-solver. They do not: on 38 instances at 10 s
@@ -602,6 +616,18 @@ export interface ObjectiveLevel {
    * the windows, nothing follows.
    */
   wholeAfterWindows?: boolean;
+  /**
+   * Where the level keeps to local search (LevelState.localRefinement), its windows end on their
+   * own with it unproven and every level after it ends proven, so the subproblem would end with
+   * time left: its LP of the whole model (capped at this many simplex iterations), RINS and MIP
+   * run once more after every level (runLevels), with the levels before it held; where that
+   * changes the schedule, the levels after it run again from it (their bounds of fairness anew).
+   * Staffing's (STAFFING_LATE_LP_ITERATIONS): its LP on a large joined subproblem takes longer
+   * than the levels after it can spare where they have work (wholeAfterWindows there cost the
+   * wishes their time), but a food bank whose fairness is proven at once answered in half its
+   * time with staffing a shift short of CBC's (BENCHMARKS.md, the fortieth session).
+   */
+  lateWhole?: number;
   /** The most candidate pairs a window of this level's (first) windows holds (default WINDOW_PAIRS; a second search: windowsThenSize). */
   windowsSize?(p: Prepared): number;
   /**
@@ -866,6 +892,7 @@ export const staffingLevel: ObjectiveLevel = {
   windowsStall: STAFFING_WINDOWS_STALL,
   jslp: { windows: STAFFING_JSLP_WINDOWS, maxRows: MAX_STAFFING_JSLP_ROWS },
   localWindows: true,
+  lateWhole: STAFFING_LATE_LP_ITERATIONS,
   refines: true,
   beforeWishes: true,
   mipBias: (f) => f.wishes.previousBias,
@@ -1418,11 +1445,24 @@ export function runLevels(s: LevelState, backend: SolverBackend): boolean {
   const order = levelsFor(s.p.classes, s.f.wishes);
   const levels = new LevelRunner(s, backend, order);
   try {
-    let proven = true;
+    const proven = order.map((level, i) => levels.run(level, order.slice(0, i)));
+    // Once more, in the time left, for a level that ended unproven where its windows settled and every level after it proven (ObjectiveLevel.lateWhole).
     order.forEach((level, i) => {
-      proven = levels.run(level, order.slice(0, i)) && proven;
+      if (level.lateWhole === undefined || proven[i] || !levels.settledAlone(level) || !proven.slice(i + 1).every(Boolean) || s.budget.cancelled()) return;
+      const records = (s.levels ??= []).splice(i);
+      const before = Float64Array.from(s.values);
+      proven[i] = levels.run(level, order.slice(0, i), true);
+      if (s.values.every((v, j) => v === before[j])) {
+        s.levels.push(...records.slice(1));
+        return;
+      }
+      // A new schedule: the levels after it run again from it, and fairness's packing bounds with them.
+      delete s.packingPairs;
+      delete s.packingSchedule;
+      delete s.packingSettled;
+      for (let j = i + 1; j < order.length; j++) proven[j] = levels.run(order[j]!, order.slice(0, j));
     });
-    return proven;
+    return proven.every(Boolean);
   } finally {
     levels.dispose();
   }
@@ -1443,6 +1483,8 @@ class LevelRunner {
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
+  /** The levels that kept to local search and whose windows ended on their own, unproven (settledAlone). */
+  private readonly settled = new Set<ObjectiveLevel>();
   /** columnOwners of each model the levels ran on, as restrict maps it (ownersOn). */
   private owners: Map<LevelRunner['on'], Float64Array> | undefined;
 
@@ -1533,8 +1575,8 @@ class LevelRunner {
   }
 
   /** Solves one level with the `held` levels kept at their current values, and records its outcome; true when proven. */
-  run(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): boolean {
-    const solved = this.solveLevel(level, held);
+  run(level: ObjectiveLevel, held: readonly ObjectiveLevel[], late = false): boolean {
+    const solved = this.solveLevel(level, held, late);
     const { s } = this;
     const modelValue = level.value(s, s.values);
     const value = level.reportedValue?.(s, modelValue) ?? modelValue;
@@ -1545,7 +1587,13 @@ class LevelRunner {
     return proven;
   }
 
-  private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[]): { proven: boolean; bound: number } {
+  /** Whether the level kept to local search (LevelState.localRefinement) and its windows ended on their own, unproven (ObjectiveLevel.lateWhole). */
+  settledAlone(level: ObjectiveLevel): boolean {
+    return this.settled.has(level);
+  }
+
+  /** `late`: the level's LP of the whole, RINS and MIP alone, after every level (ObjectiveLevel.lateWhole). */
+  private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[], late = false): { proven: boolean; bound: number } {
     const { s } = this;
     this.priority = level.priority;
     // The LPs' own session serves the levels that ask for it, in a row (the priority classes; the
@@ -1601,12 +1649,14 @@ class LevelRunner {
       level.after?.(s, proven, bound);
       return { proven, bound };
     };
-    // The level's windows ran before its LP and MIP of the whole (wholeAfterWindows): none after them.
-    let windowsRan = false;
-    if (level.refines && s.localRefinement !== undefined) {
+    // The level's windows ran before its LP and MIP of the whole (wholeAfterWindows, or in the first pass where `late`): none after them.
+    let windowsRan = late;
+    if (level.refines && s.localRefinement !== undefined && !late) {
       if (proven) return done();
       const whole = level.wholeAfterWindows === true && this.backend.capsLpIterations === true;
       const local = localOnly(whole ? `${s.localRefinement} before its windows` : s.localRefinement);
+      const alone = level.lateWhole !== undefined && this.backend.capsLpIterations === true && !whole;
+      if (alone && !local.proven && local.settled) this.settled.add(level);
       if (!whole || local.proven || !local.settled) return done();
       windowsRan = true;
     }
@@ -1650,7 +1700,7 @@ class LevelRunner {
       }
     }
     // After the windows (wholeAfterWindows), the LP stops at a count of simplex iterations before the clock.
-    const lpIterations = windowsRan ? WHOLE_AFTER_WINDOWS_LP_ITERATIONS : undefined;
+    const lpIterations = late ? level.lateWhole : windowsRan ? WHOLE_AFTER_WINDOWS_LP_ITERATIONS : undefined;
     let lpCapped = false;
     if (!proven) {
       const lpSession = level.warmLp ? this.lpSessionFor() : undefined;
@@ -1667,7 +1717,8 @@ class LevelRunner {
           ...(lpIterations ? { lpIterations } : {}),
         },
         // The larger share only from an optimum: after an LP the clock stopped, this one is no faster.
-        lpSession?.lastOptimal ? (level.warmLpShare ?? LP_SHARE) : LP_SHARE,
+        // After every level (`late`), only its RINS and MIP follow it, and they need its optimum.
+        late ? LATE_WHOLE_LP_SHARE : lpSession?.lastOptimal ? (level.warmLpShare ?? LP_SHARE) : LP_SHARE,
         lpSession,
       );
       if (lpSession && lp?.status === 'optimal') lpSession.warm = true;

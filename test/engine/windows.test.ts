@@ -17,6 +17,7 @@ import {
   FAIRNESS_RINS_FIRST_PAIRS,
   guidedWindows,
   shiftWindows,
+  STAFFING_LATE_LP_ITERATIONS,
   STAFFING_WINDOW_PAIRS_THEN,
   staffingWindowPairs,
   staffingWindowPairsThen,
@@ -56,6 +57,24 @@ const foodBankWithRules = (): ScheduleRequest =>
     2612,
     withRules(2613, foodBank(2614, 150, 2), { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 14, utcShift: 4 }),
   );
+
+/**
+ * An unseen food bank with the rules (BENCHMARKS.md, the fortieth session, y-rules-foodbank-200x21):
+ * 200 volunteers over three weeks, its three groups joined, 10,989 candidate pairs.
+ */
+const foodBankThreeWeeks = (): ScheduleRequest =>
+  withRules(2701, foodBank(2702, 200, 3), { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 21, utcShift: 4 });
+
+type LatePhase = { name: string; status: string; objective: number | null; note?: string };
+type LateLevel = { name: string; priority?: number; value: number; proven: boolean };
+/** The phases after staffing's last windows, and every level's record once. */
+function afterStaffingWindows(phases: LatePhase[], levels: LateLevel[]): { late: LatePhase[]; keys: string[] } {
+  const keys = levels.map((l) => `${l.name}${l.priority !== undefined ? `:${l.priority}` : ''}`);
+  expect(new Set(keys).size, `one record per level: ${keys.join(', ')}`).to.equal(keys.length);
+  const last = phases.map((ph) => ph.name).lastIndexOf('staffing_lns');
+  expect(last, 'staffing kept to its windows').to.be.at.least(0);
+  return { late: phases.slice(last + 1), keys };
+}
 
 describe('engine: windows re-solved with the rest of the schedule fixed', function () {
   this.timeout(120_000);
@@ -651,8 +670,16 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
       new RegExp(`^\\d+ windows of at most ${Math.ceil(pairs / 2)} candidate pairs re-solved with the rest fixed, \\d+ passes: \\+1$`),
     );
     expect([windows[0]!.objective, windows[1]!.objective]).to.deep.equal([96, 97]);
+    // Every level after staffing proven (the wishes, fairness), its LP of the whole (101.25), RINS
+    // and MIP run once more after them all (ObjectiveLevel.lateWhole) and prove 97.
+    const late = sub!.phases.slice(sub!.phases.indexOf(windows[1]!) + 1).filter((p) => p.name.startsWith('staffing'));
+    expect(late.map((p) => [p.name, p.status])).to.deep.equal([
+      ['staffing_lp', 'optimal'],
+      ['staffing_rins', 'feasible'],
+      ['staffing', 'optimal'],
+    ]);
     const staffing = sub!.levels.find((l) => l.name === 'staffing')!;
-    expect(staffing).to.include({ value: 97, proven: false });
+    expect(staffing).to.include({ value: 97, proven: true });
     expect(result.summary.fully_staffed_shifts).to.equal(97);
   });
 
@@ -674,6 +701,60 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(windows[0]!.note).to.match(/^\d+ windows of at most 2000 candidate pairs/);
     // The levels after staffing still run, in the solving time (the wishes' moves, fairness's local search).
     expect(phases.map((p) => p.name)).to.include.members(['wishes', 'balance']);
+  });
+
+  it('where staffing’s windows settle short of the bound and every level after it is proven, its LP of the whole, RINS and MIP run once more after them all, and fairness again on the new schedule', async () => {
+    // Measured (10 s, this machine): the windows end at 93 fully staffed shifts and fairness is
+    // proven at once, at about 5 s; the LP of the whole (108.03), RINS +1 and the MIP prove 94,
+    // CBC's value given 60 s.
+    const request = foodBankThreeWeeks();
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const [sub] = result.diagnostics.subproblems as Array<{ status: string; variables: number; phases: LatePhase[]; levels: LateLevel[] }>;
+    const { late, keys } = afterStaffingWindows(sub!.phases, sub!.levels);
+    expect(sub!.phases.filter((ph) => ph.name === 'staffing_lns').map((ph) => ph.objective)).to.deep.equal([92, 93]);
+    const names = late.map((ph) => ph.name);
+    const lp = names.indexOf('staffing_lp');
+    // Fairness ran (and was proven) before the late pass, and again after it.
+    expect(names.slice(0, lp), JSON.stringify(late)).to.include('fairness_bound');
+    expect(late.slice(lp, lp + 3).map((ph) => [ph.name, ph.status])).to.deep.equal([
+      ['staffing_lp', 'optimal'],
+      ['staffing_rins', 'feasible'],
+      ['staffing', 'optimal'],
+    ]);
+    expect(late[lp + 1]!.note).to.match(/the rest fixed: \+1$/);
+    expect(late[lp + 2]!.objective).to.equal(94);
+    expect(names.slice(lp + 3), JSON.stringify(late)).to.include('fairness_bound');
+    expect(keys.slice(-2)).to.deep.equal(['staffing', 'fairness']);
+    expect(sub!.levels.find((l) => l.name === 'staffing')).to.include({ value: 94, proven: true });
+    expect(sub!.levels.every((l) => l.proven)).to.equal(true);
+    expect(sub!.status).to.equal('optimal');
+    expect(result.summary.fully_staffed_shifts).to.equal(94);
+    expect(result.diagnostics.time_limited).to.equal(false);
+  });
+
+  it('where that late LP of the whole finds nothing, the schedule and every level’s record stay as they were', async () => {
+    const sub = decompose(normalizeRequest(foodBankThreeWeeks()))[0]!;
+    // The late LP (its cap of STAFFING_LATE_LP_ITERATIONS) stops at once, as the clock would stop it.
+    let stopped = 0;
+    const backend = rewriting(highsBackend(await loadHighs()), (req): PhaseRequest | PhaseOutcome => {
+      if (!req.relaxation || req.lpIterations !== STAFFING_LATE_LP_ITERATIONS) return req;
+      stopped++;
+      return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
+    });
+    const result = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
+    expect(stopped, 'the late LP ran once').to.equal(1);
+    const phases = result.diagnostics.phases as LatePhase[];
+    const levels = result.diagnostics.levels as LateLevel[];
+    const { late, keys } = afterStaffingWindows(phases, levels);
+    const names = late.map((ph) => ph.name);
+    expect(names.slice(names.indexOf('staffing_lp'))).to.deep.equal(['staffing_lp', 'staffing']);
+    expect(late.find((ph) => ph.name === 'staffing')!.status).to.equal('skipped');
+    // Fairness is not run again: nothing changed.
+    expect(names.filter((n) => n === 'fairness_bound')).to.have.length(1);
+    expect(keys.slice(-2)).to.deep.equal(['staffing', 'fairness']);
+    expect(levels.find((l) => l.name === 'staffing')).to.include({ value: 93, proven: false });
+    expect(levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
   });
 
   it("a solver's answer with the same assignment is no better schedule, though its other columns price it lower: fairness's windows end after two passes", async () => {
