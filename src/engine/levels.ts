@@ -618,10 +618,13 @@ export interface ObjectiveLevel {
   wholeAfterWindows?: boolean;
   /**
    * Where the level keeps to local search (LevelState.localRefinement), its windows end on their
-   * own with it unproven and every level after it ends proven, so the subproblem would end with
-   * time left: its LP of the whole model (capped at this many simplex iterations), RINS and MIP
-   * run once more after every level (runLevels), with the levels before it held; where that
-   * changes the schedule, the levels after it run again from it (their bounds of fairness anew).
+   * own with it unproven and every level after it ends proven, so they have nothing left to do:
+   * its LP of the whole model (capped at this many simplex iterations, so only with a backend
+   * that caps an LP by a count of work, SolverBackend.capsLpIterations: HiGHS), RINS and MIP run
+   * once more after every level (runLevels), with the levels before it held, where at least
+   * MIN_PHASE_S is left for the LP; where that changes the schedule, the levels after it run
+   * again from it, in the time left (their bounds of fairness anew; a level ranked below it, as
+   * the previous assignments are below staffing, may lose what it had).
    * Staffing's (STAFFING_LATE_LP_ITERATIONS): its LP on a large joined subproblem takes longer
    * than the levels after it can spare where they have work (wholeAfterWindows there cost the
    * wishes their time), but a food bank whose fairness is proven at once answered in half its
@@ -1448,11 +1451,13 @@ export function runLevels(s: LevelState, backend: SolverBackend): boolean {
     const proven = order.map((level, i) => levels.run(level, order.slice(0, i)));
     // Once more, in the time left, for a level that ended unproven where its windows settled and every level after it proven (ObjectiveLevel.lateWhole).
     order.forEach((level, i) => {
-      if (level.lateWhole === undefined || proven[i] || !levels.settledAlone(level) || !proven.slice(i + 1).every(Boolean) || s.budget.cancelled()) return;
+      if (level.lateWhole === undefined || proven[i] || !levels.settledAlone(level) || !proven.slice(i + 1).every(Boolean)) return;
+      // Not with no time left (remainingS records no stop, so a subproblem that ended on its own still says so).
+      if (s.budget.cancelled() || s.budget.share(LATE_WHOLE_LP_SHARE).remainingS() < MIN_PHASE_S) return;
       const records = (s.levels ??= []).splice(i);
-      const before = Float64Array.from(s.values);
+      const before = Uint8Array.from(s.x);
       proven[i] = levels.run(level, order.slice(0, i), true);
-      if (s.values.every((v, j) => v === before[j])) {
+      if (s.x.every((v, j) => v === before[j])) {
         s.levels.push(...records.slice(1));
         return;
       }
@@ -1483,7 +1488,7 @@ class LevelRunner {
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
-  /** The levels that kept to local search and whose windows ended on their own, unproven (settledAlone). */
+  /** The levels with lateWhole that kept to local search and whose windows ended on their own, unproven, on a backend that caps LPs by work (settledAlone). */
   private readonly settled = new Set<ObjectiveLevel>();
   /** columnOwners of each model the levels ran on, as restrict maps it (ownersOn). */
   private owners: Map<LevelRunner['on'], Float64Array> | undefined;
@@ -1611,7 +1616,8 @@ class LevelRunner {
             ? 'base'
             : 'full';
     let bound = level.initialBound(s);
-    level.before?.(s, bound);
+    // The late pass (ObjectiveLevel.lateWhole) is the level's LP of the whole, RINS and MIP alone.
+    if (!late) level.before?.(s, bound);
     if (level.sharpen && !level.proven(level.value(s, s.values), bound)) bound = level.sharpen(s, bound, this.backend);
     const rowBounds = this.rowBounds(held);
     const full = level.objective(s.f);
@@ -1717,7 +1723,8 @@ class LevelRunner {
           ...(lpIterations ? { lpIterations } : {}),
         },
         // The larger share only from an optimum: after an LP the clock stopped, this one is no faster.
-        // After every level (`late`), only its RINS and MIP follow it, and they need its optimum.
+        // After every level (`late`), only its RINS and MIP follow it (and, where they change the
+        // schedule, the later levels again, in what they leave), and they need its optimum.
         late ? LATE_WHOLE_LP_SHARE : lpSession?.lastOptimal ? (level.warmLpShare ?? LP_SHARE) : LP_SHARE,
         lpSession,
       );
