@@ -737,13 +737,16 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const sub = decompose(normalizeRequest(foodBankThreeWeeks()))[0]!;
     // The late LP (its cap of STAFFING_LATE_LP_ITERATIONS) stops at once, as the clock would stop it.
     let stopped = 0;
+    let primal = false;
     const backend = rewriting(highsBackend(await loadHighs()), (req): PhaseRequest | PhaseOutcome => {
       if (!req.relaxation || req.lpIterations !== STAFFING_LATE_LP_ITERATIONS) return req;
       stopped++;
+      primal = req.primal === true;
       return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
     });
     const result = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
     expect(stopped, 'the late LP ran once').to.equal(1);
+    expect(primal, 'by the primal simplex method').to.equal(true);
     const phases = result.diagnostics.phases as LatePhase[];
     const levels = result.diagnostics.levels as LateLevel[];
     const { late, keys } = afterStaffingWindows(phases, levels);
