@@ -113,11 +113,13 @@ function rosterOf(request: ScheduleRequest, result: ScheduleResult): StartEntry[
   );
 }
 
+/** A (shift, group) slot kind's key in the maps below. */
+const key = (shift: string, group: string | null | undefined): string => `${shift}\u0000${group ?? ''}`;
+
 /** Slots demanded and filled, overall and per priority. A slot is filled by a roster entry of its group (2.2), or by a member of the group (2.1, no roster). */
 function coverage(request: ScheduleRequest, result: ScheduleResult) {
   const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
   const count = new Map<string, number>();
-  const key = (shift: string, group: string | null | undefined): string => `${shift}\u0000${group ?? ''}`;
   const roster = (result as Partial<ScheduleResult>).roster;
   if (roster) for (const e of roster) count.set(key(e.shift_id, e.group), (count.get(key(e.shift_id, e.group)) ?? 0) + 1);
   else
@@ -145,7 +147,6 @@ function coverage(request: ScheduleRequest, result: ScheduleResult) {
  * y-locked-rules-festival-450x350's bound was 973, under its 976 filled slots.
  */
 function lockedSlots(request: ScheduleRequest, result: ScheduleResult): number {
-  const key = (shift: string, group: string | null | undefined): string => `${shift}\u0000${group ?? ''}`;
   const roster = (result as Partial<ScheduleResult>).roster;
   const groupOf = new Map<string, string>(request.volunteers.map((v) => [v.id, v.group]));
   const locks = roster

@@ -65,10 +65,11 @@ const foodBankWithRules = (): ScheduleRequest =>
 const foodBankThreeWeeks = (): ScheduleRequest =>
   withRules(2701, foodBank(2702, 200, 3), { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 21, utcShift: 4 });
 
-type LatePhase = { name: string; status: string; objective: number | null; note?: string };
-type LateLevel = { name: string; priority?: number; value: number; proven: boolean };
+/** A phase and a level of a subproblem's diagnostics, as these tests read them. */
+type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
+type Level = { name: string; priority?: number; value: number; proven: boolean };
 /** The phases after staffing's last windows, and every level's record once. */
-function afterStaffingWindows(phases: LatePhase[], levels: LateLevel[]): { late: LatePhase[]; keys: string[] } {
+function afterStaffingWindows(phases: Phase[], levels: Level[]): { late: Phase[]; keys: string[] } {
   const keys = levels.map((l) => `${l.name}${l.priority !== undefined ? `:${l.priority}` : ''}`);
   expect(new Set(keys).size, `one record per level: ${keys.join(', ')}`).to.equal(keys.length);
   const last = phases.map((ph) => ph.name).lastIndexOf('staffing_lns');
@@ -210,7 +211,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // A generous limit: the solve ends when every level is proven (about 3 s on two cores), not at the limit.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     // Before RINS the staffing MIP stopped at its stall window with 277 and the windows found the 278th.
     const rins = sub!.phases.find((p) => p.name === 'staffing_rins')!;
@@ -335,7 +335,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // A generous limit: every step stops on its work (stall windows, passes), not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     const balance = sub!.phases.find((p) => p.name === 'balance')!;
     const mip = sub!.phases.find((p) => p.name === 'fairness')!;
@@ -364,7 +363,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const request = groupOnly(scarceB(), 'stage');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     const mip = sub!.phases.find((p) => p.name === 'fairness')!;
     const rins = sub!.phases.find((p) => p.name === 'fairness_rins');
@@ -394,7 +392,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const request = groupOnly(scarceB(), 'medical');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[] }>;
     const mip = sub!.phases.find((p) => p.name === 'fairness')!;
     const rins = sub!.phases.find((p) => p.name === 'fairness_rins');
@@ -429,7 +426,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const request = groupOnly(festival({ seed: 1501, volunteers: 150, shifts: 400, days: 3, groups: 8, demand: 1.6 }), 'info');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[] }>;
     const names = sub!.phases.map((p) => p.name);
     const rins = sub!.phases.find((p) => p.name === 'fairness_rins');
@@ -463,7 +459,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // A generous limit: every step stops on its work (stall windows, caps), not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     type Level = { name: string; value: number; bound: number; proven: boolean };
     const [sub] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Level[] }>;
     const phases = JSON.stringify(sub!.phases);
@@ -493,7 +488,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const request = groupOnly(whole, 'stage');
     const { result } = await solve(request, { debug: 'true', timeLimitS: 10 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [diag] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     // Before RINS the staffing MIP stopped at 48 and windows of half the pairs found the 49th.
     expect(diag!.phases.find((p) => p.name === 'staffing_moves')!.objective).to.equal(48);
@@ -511,7 +505,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // A generous limit: RINS's stall window is counted in LP iterations, not time.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [diag] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     expect(diag!.phases.find((p) => p.name === 'augment')!.objective).to.equal(313);
     // With a window of STALL_ITERATIONS RINS stopped at 313 (its sub-MIP found 325 at iteration 2,330).
@@ -530,7 +523,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // A generous limit: the windows end on the bound, not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [diag] = result.diagnostics.subproblems as Array<{ phases: Phase[]; levels: Array<{ name: string; value: number; bound: number; proven: boolean }> }>;
     const names = diag!.phases.map((p) => p.name);
     const rins = diag!.phases.find((p) => p.name === 'coverage_rins')!;
@@ -655,10 +647,9 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     // A generous limit: the windows end on their own, not on the clock.
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
     const [sub] = result.diagnostics.subproblems as Array<{
       phases: Phase[];
-      levels: Array<{ name: string; value: number; proven: boolean }>;
+      levels: Level[];
     }>;
     const pairs = prepare(decompose(normalizeRequest(request))[0]!).candShift.length;
     expect(pairs).to.equal(5001);
@@ -694,7 +685,6 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     };
     const result = solveSubproblem(sub, { backend: highsBackend(await loadHighs()), budget: new Budget(Date.now() + 60_000, now), onIncumbent: jump });
     expect(offset, 'its windows found a better schedule').to.equal(45_000);
-    type Phase = { name: string; status: string; objective: number | null; note?: string };
     const phases = result.diagnostics.phases as Phase[];
     const windows = phases.filter((p) => p.name === 'staffing_lns');
     expect(windows.map((p) => p.status)).to.deep.equal(['timedout']);
@@ -710,7 +700,7 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const request = foodBankThreeWeeks();
     const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
-    const [sub] = result.diagnostics.subproblems as Array<{ status: string; variables: number; phases: LatePhase[]; levels: LateLevel[] }>;
+    const [sub] = result.diagnostics.subproblems as Array<{ status: string; phases: Phase[]; levels: Level[] }>;
     const { late, keys } = afterStaffingWindows(sub!.phases, sub!.levels);
     expect(sub!.phases.filter((ph) => ph.name === 'staffing_lns').map((ph) => ph.objective)).to.deep.equal([92, 93]);
     const names = late.map((ph) => ph.name);
@@ -747,8 +737,8 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     const result = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(60) });
     expect(stopped, 'the late LP ran once').to.equal(1);
     expect(primal, 'by the primal simplex method').to.equal(true);
-    const phases = result.diagnostics.phases as LatePhase[];
-    const levels = result.diagnostics.levels as LateLevel[];
+    const phases = result.diagnostics.phases as Phase[];
+    const levels = result.diagnostics.levels as Level[];
     const { late, keys } = afterStaffingWindows(phases, levels);
     const names = late.map((ph) => ph.name);
     expect(names.slice(names.indexOf('staffing_lp'))).to.deep.equal(['staffing_lp', 'staffing']);
