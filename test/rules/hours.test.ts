@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HOURS_EPS, hoursFit, raisedMaxHours } from '../../src/rules/hours.js';
+import { HOURS_EPS, hoursFit, mostReachableHours, raisedMaxHours, REACHABLE_STEPS } from '../../src/rules/hours.js';
 import { problemOf, shiftAt, warningsOf } from './helpers.js';
 
 describe('rules: hours', () => {
@@ -28,5 +28,31 @@ describe('rules: hours', () => {
     const warnings = warningsOf(p).filter((w) => w.code === 'lock_max_hours_exceeded');
     expect(warnings.map((w) => w.pointer)).to.deep.equal(['/current_assignments/1']);
     expect(warnings[0]!.message).to.include('8 hours, over max_hours 5');
+  });
+
+  it('limits the hours row to the most hours some of the shifts add up to, each shift once', () => {
+    // Three 4-hour shifts: 6 hours left take one of them, 12.5 take three.
+    expect(mostReachableHours([4, 4, 4], 6)).to.equal(4);
+    expect(mostReachableHours([4, 4, 4], 12.5)).to.equal(12);
+    expect(mostReachableHours([4, 4, 4], 3)).to.equal(0);
+    // Each length once: 3 + 3 is not there to make 6 of 7 hours; with a second 3 it is.
+    expect(mostReachableHours([3, 5], 7)).to.equal(5);
+    expect(mostReachableHours([3, 3, 5], 7)).to.equal(6);
+    // Half hours: 2.5 + 4 passes 6; 2.5 + 2.5 does not.
+    expect(mostReachableHours([2.5, 4], 6)).to.equal(4);
+    expect(mostReachableHours([2.5, 2.5, 4], 6)).to.equal(5);
+    // Many copies of one length (split into parts of 1, 2, 4, ... copies): all 37 of 3 hours fit in 111.
+    expect(mostReachableHours(Array<number>(37).fill(3), 111.5)).to.equal(111);
+    expect(mostReachableHours(Array<number>(37).fill(3), 110)).to.equal(108);
+  });
+
+  it('keeps a limit the shifts can reach, or one within the tolerance of it, and one it cannot work on', () => {
+    expect(mostReachableHours([4, 4, 4], 8)).to.equal(8);
+    expect(mostReachableHours([4, 4, 4], 8 - HOURS_EPS / 2)).to.equal(8 - HOURS_EPS / 2);
+    // Lengths that are not whole minutes: the limit as it is.
+    expect(mostReachableHours([1 / 7, 4], 6)).to.equal(6);
+    // More steps of the grid (here 2 minutes) than REACHABLE_STEPS: rounded down to the grid alone.
+    const twoMinutes = Array<number>(REACHABLE_STEPS + 10).fill(2 / 60);
+    expect(mostReachableHours(twoMinutes, (REACHABLE_STEPS * 2 + 3.5) / 60)).to.equal((REACHABLE_STEPS * 2 + 2) / 60);
   });
 });
