@@ -3,7 +3,9 @@
 // class has slot kinds below their cheap bound (open slots or candidates), the volunteers who
 // could fill them are those having one of their groups; everyone else is replaced by what they
 // could at most supply to each slot kind (its open slots, and at most one per outside candidate),
-// free of their rules. That is a relaxation of the whole model, so its optimum bounds the class:
+// free of their rules. That is a relaxation of the whole model (of its schedules: its hours rows
+// hold a volunteer to the hours their part's shifts make, rules/hours.ts, so its LP may be below
+// the whole model's), so its optimum bounds the class:
 // when the schedule meets it, the class is proven without the whole model's LP (measured on
 // rules-festival-400x300: 85 of 400 volunteers, a few hundred ms against 1.4 s). When it does not,
 // the level goes on to the whole model's LP as before.

@@ -56,14 +56,19 @@ export function hoursRows(c: RowContext): void {
 
 /** The most grid steps mostReachableHours works through per volunteer; past it, the limit is rounded down to the grid alone. */
 export const REACHABLE_STEPS = 20_000;
+/** The most work (grid steps times the parts of the lengths) mostReachableHours does per volunteer; past it, the same. */
+export const REACHABLE_WORK = 2_000_000;
 
 /**
  * The most hours some of these shift lengths (each used at most once) add up to without passing
- * `limit` (within HOURS_EPS): `limit` itself where the lengths are not whole minutes, else a
- * subset sum on the grid of their greatest common divisor (in minutes), down to that grid alone
- * where the limit is more than REACHABLE_STEPS steps of it.
+ * `limit` (a sum a rounding away from it counts as reaching it, and then `limit` itself is the
+ * answer): `limit` where there are no lengths, the limit is negative or the lengths are not whole
+ * minutes; else a subset sum on the grid of their greatest common divisor (in minutes), down to
+ * that grid alone where the limit is more than REACHABLE_STEPS steps of it or the work more than
+ * REACHABLE_WORK.
  */
 export function mostReachableHours(lengths: readonly number[], limit: number): number {
+  if (lengths.length === 0 || !(limit >= 0)) return limit;
   const minutes = lengths.map((hours) => Math.round(hours * 60));
   if (minutes.some((m, i) => m <= 0 || Math.abs(m - lengths[i]! * 60) > 1e-6)) return limit;
   const grid = minutes.reduce((g, m) => gcd(g, m), 0);
@@ -71,12 +76,14 @@ export function mostReachableHours(lengths: readonly number[], limit: number): n
   // `limit` itself where the sum is the limit (within the tolerance), so no round-off comes in.
   const hoursOf = (k: number): number => (k === steps && k * grid >= limit * 60 - 1e-6 ? limit : (k * grid) / 60);
   if (steps > REACHABLE_STEPS) return hoursOf(steps);
-  // Which sums of steps some of the lengths make: each distinct length in parts of 1, 2, 4, ...
-  // copies (its count in all), each part a 0/1 item, so the pass is bounded by the lengths' count.
+  // Which sums of steps some of the lengths make: each distinct length that fits in parts of 1, 2,
+  // 4, ... copies (its count in all), each part a 0/1 item, so the pass is bounded by the lengths' count.
+  const counts = new Map<number, number>();
+  for (const m of minutes) if (m / grid <= steps) counts.set(m / grid, (counts.get(m / grid) ?? 0) + 1);
+  const parts = [...counts.values()].reduce((sum, count) => sum + Math.ceil(Math.log2(count + 1)), 0);
+  if (steps * parts > REACHABLE_WORK) return hoursOf(steps);
   const reachable = new Uint8Array(steps + 1);
   reachable[0] = 1;
-  const counts = new Map<number, number>();
-  for (const m of minutes) counts.set(m / grid, (counts.get(m / grid) ?? 0) + 1);
   for (const [size, count] of counts) {
     for (let left = count, part = 1; left > 0; part *= 2) {
       const take = Math.min(part, left);

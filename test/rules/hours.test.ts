@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HOURS_EPS, hoursFit, mostReachableHours, raisedMaxHours, REACHABLE_STEPS } from '../../src/rules/hours.js';
+import { HOURS_EPS, hoursFit, mostReachableHours, raisedMaxHours, REACHABLE_STEPS, REACHABLE_WORK } from '../../src/rules/hours.js';
 import { problemOf, shiftAt, warningsOf } from './helpers.js';
 
 describe('rules: hours', () => {
@@ -51,8 +51,19 @@ describe('rules: hours', () => {
     expect(mostReachableHours([4, 4, 4], 8 - HOURS_EPS / 2)).to.equal(8 - HOURS_EPS / 2);
     // Lengths that are not whole minutes: the limit as it is.
     expect(mostReachableHours([1 / 7, 4], 6)).to.equal(6);
-    // More steps of the grid (here 2 minutes) than REACHABLE_STEPS: rounded down to the grid alone.
-    const twoMinutes = Array<number>(REACHABLE_STEPS + 10).fill(2 / 60);
-    expect(mostReachableHours(twoMinutes, (REACHABLE_STEPS * 2 + 3.5) / 60)).to.equal((REACHABLE_STEPS * 2 + 2) / 60);
+    // More steps of the grid (here a minute) than REACHABLE_STEPS: the limit, on the grid, as it is
+    // (the sums themselves are 0, 1 minute, 400 hours and 400 hours 1 minute).
+    const limit = (REACHABLE_STEPS + 1030) / 60;
+    expect(mostReachableHours([1 / 60, 400], limit)).to.equal(limit);
+    expect(mostReachableHours([1 / 60, 400], limit - 0.5 / 60)).to.equal((REACHABLE_STEPS + 1029) / 60);
+    // More work than REACHABLE_WORK (steps times the parts of the lengths): the same. 200 lengths
+    // of 19,000 to 19,199 minutes, each within 19,990 minutes, no two: 19,199 minutes with the work.
+    const many = Array.from({ length: 200 }, (_, i) => (19_000 + i) / 60);
+    expect(19_990 * 200).to.be.above(REACHABLE_WORK);
+    expect(mostReachableHours(many, 19_990 / 60)).to.equal(19_990 / 60);
+    expect(mostReachableHours(many.slice(0, 50), 19_990 / 60)).to.equal(19_049 / 60);
+    // No lengths, or a negative limit: the limit.
+    expect(mostReachableHours([], 5)).to.equal(5);
+    expect(mostReachableHours([4], -1)).to.equal(-1);
   });
 });
