@@ -19,7 +19,7 @@
 // Without wishes the model is exactly the one before them.
 import { dailyRows } from '../rules/daily.js';
 import { headcountRows } from '../rules/groups.js';
-import { hoursRows } from '../rules/hours.js';
+import { gcd, hoursRows } from '../rules/hours.js';
 import type { Placement } from '../rules/model.js';
 import type { RowContext } from '../rules/rows.js';
 import { spacingRows } from '../rules/spacing.js';
@@ -90,12 +90,6 @@ export interface Wishes {
 const MAX_PIECES = 64;
 /** The most the previous assignments' bias adds to an integer objective (see Wishes.previousBias). */
 export const PREVIOUS_BIAS = 0.01;
-
-/** Greatest common divisor of two non-negative integers. */
-export function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
 
 /** The grid (in hours) on which hours are measured: the gcd of shift lengths in minutes. */
 export function hourGrid(p: Prepared): number {

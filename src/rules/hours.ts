@@ -34,7 +34,7 @@ export function mostWithinHours(left: number, shifts: ReadonlyArray<Pick<RuleShi
 
 /**
  * MIP rows: one per volunteer whose candidates could together pass what the locks leave. The
- * row's limit is the most hours a set of the volunteer's candidate shifts can add up to within
+ * row's limit is the most hours a set of the volunteer's candidate pairs can add up to within
  * what the locks leave (mostReachableHours), not that figure itself: every schedule keeps to
  * both alike, and the LP relaxation keeps closer to the schedules. Measured on an unseen food
  * bank of 400 helpers over 6 weeks with the rules (4-hour shifts, caps of 4 to 16 hours): a
@@ -98,7 +98,11 @@ export function mostReachableHours(lengths: readonly number[], limit: number): n
   return hoursOf(best);
 }
 
-const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+/** Greatest common divisor of two non-negative integers (the grid of hours: here, formulate.ts, packing-bound.ts). */
+export function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
 
 export function hoursDetail(v: RuleVolunteer, load: number, s: RuleShift): { detail: Detail; sentence: string } {
   return {
