@@ -53,17 +53,24 @@ export interface ClockStops {
 
 export class Budget {
   /**
-   * @param deadline epoch ms (on `now`'s clock) by which the answer is due
+   * @param end epoch ms (on `now`'s clock) by which the answer is due, or a function of the time
+   *   that gives it where it can move later (a slice extended to the request's deadline:
+   *   startSlice); the budgets derived from such a one by share and atLeast move with it
    * @param now the clock (injectable for tests)
    * @param cancelled true once the caller gave up: the budget is then spent whatever the clock says
    * @param stops shared with the budgets derived from this one (ClockStops)
    */
   constructor(
-    readonly deadline: number,
+    private readonly end: number | (() => number),
     readonly now: () => number = Date.now,
     readonly cancelled: () => boolean = never,
     readonly stops: ClockStops = { hit: false },
   ) {}
+
+  /** Epoch ms by which the answer is due (it may move later: the constructor's `end`). */
+  get deadline(): number {
+    return typeof this.end === 'number' ? this.end : this.end();
+  }
 
   /** A request's budget: its time limit less the reserve for assembling the result. */
   static forTimeLimit(limitS: number, options: { now?: () => number; signal?: AbortSignal } = {}): Budget {
@@ -115,20 +122,25 @@ export class Budget {
     return this.stops.hit;
   }
 
-  /** The same clock, cancellation and record of stops, another deadline. */
-  until(deadline: number): Budget {
+  /** The same clock, cancellation and record of stops, another deadline (a fixed one, or one that may move: the constructor's `end`). */
+  until(deadline: number | (() => number)): Budget {
     return new Budget(deadline, this.now, this.cancelled, this.stops);
   }
 
-  /** The first `fraction` of the time from now to the deadline. */
+  /** The first `fraction` of the time from now to the deadline (where the deadline moves later, so does the share's end). */
   share(fraction: number): Budget {
     const t = this.now();
-    return this.until(t + (this.deadline - t) * fraction);
+    const end = this.end;
+    if (typeof end === 'number') return this.until(t + (end - t) * fraction);
+    return this.until(() => t + (end() - t) * fraction);
   }
 
   /** This budget, but lasting at least `ms` from now (cancellation still ends it). */
   atLeast(ms: number): Budget {
-    return this.until(Math.max(this.deadline, this.now() + ms));
+    const least = this.now() + ms;
+    const end = this.end;
+    if (typeof end === 'number') return this.until(Math.max(end, least));
+    return this.until(() => Math.max(end(), least));
   }
 }
 
@@ -142,6 +154,24 @@ export interface BudgetSlice {
   deadline: number;
   /** This subproblem's share of the time, counted from when a worker starts it. */
   ms: number;
+  /**
+   * Where the slice may end later than `ms` says (sliceEnd): an epoch ms shared with whoever
+   * divides the time (solveInLanes moves it later as other subproblems end early), 0 until moved.
+   * Shared memory, so the worker, whose solving is synchronous, reads it at each time check.
+   */
+  end?: SharedArrayBuffer;
+}
+
+/** A new shared end for a slice (BudgetSlice.end), not yet moved. */
+export function sliceEnd(): SharedArrayBuffer {
+  return new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+}
+
+/** Moves a slice's shared end (BudgetSlice.end) to `at` (epoch ms), where that is later. */
+export function extendSlice(end: SharedArrayBuffer, at: number): void {
+  const cell = new BigInt64Array(end);
+  const to = BigInt(Math.floor(at));
+  if (to > Atomics.load(cell, 0)) Atomics.store(cell, 0, to);
 }
 
 /**
@@ -161,9 +191,12 @@ export function subproblemSlice(budget: Budget, lanes: number, weight: number, u
   return { deadline: budget.deadline, ms: Math.min(left, (lanesLeft * weight) / Math.max(1, unstartedWeight)) };
 }
 
-/** The budget of a slice from the moment its work starts. */
+/** The budget of a slice from the moment its work starts: `ms` from then, or to its shared end where that was moved later (BudgetSlice.end); never past the deadline. */
 export function startSlice(slice: BudgetSlice, now: () => number = Date.now, cancelled: () => boolean = never): Budget {
-  return new Budget(Math.min(slice.deadline, now() + slice.ms), now, cancelled);
+  const own = Math.min(slice.deadline, now() + slice.ms);
+  if (slice.end === undefined || own >= slice.deadline) return new Budget(own, now, cancelled);
+  const cell = new BigInt64Array(slice.end);
+  return new Budget(() => Math.min(slice.deadline, Math.max(own, Number(Atomics.load(cell, 0)))), now, cancelled);
 }
 
 /** A budget that is already spent: the greedy fill alone, no explanation (a cancelled fallback). */

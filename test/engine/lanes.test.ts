@@ -1,8 +1,9 @@
 // How a request's time is divided among its subproblems (budget.ts subproblemSlice, schedule.ts
-// solveInLanes), on a simulated clock: every subproblem here uses all of its slice, the case
-// where the division matters (a scarce roster's groups all run their MIPs to the end of theirs).
+// solveInLanes), on a simulated clock: every subproblem here uses all of its slice (as its
+// budget, startSlice, has it, shared end included), the case where the division matters (a
+// scarce roster's groups all run their MIPs to the end of theirs), or ends early where `needs` says.
 import { expect } from 'chai';
-import { Budget, subproblemSlice, type BudgetSlice } from '../../src/engine/budget.js';
+import { Budget, extendSlice, sliceEnd, startSlice, subproblemSlice, type BudgetSlice } from '../../src/engine/budget.js';
 import { solveInLanes } from '../../src/engine/schedule.js';
 import type { SubproblemResult } from '../../src/engine/solve-subproblem.js';
 import { plainSlot, plainVolunteer, type Subproblem } from '../../src/engine/subproblem.js';
@@ -14,20 +15,27 @@ const sub = (group: string): Subproblem => ({
   shifts: [plainSlot(0, 's', group, 0, 3_600_000, 1)],
 });
 
-/** Runs solveInLanes with subproblems that each take their whole slice on a simulated clock; returns each one's [start, slice ms]. */
-async function simulate(weights: number[], lanes: number, limitMs: number): Promise<Array<[number, number]>> {
+/**
+ * Runs solveInLanes on a simulated clock with subproblems that each run to the end of their
+ * budget (startSlice: the slice, or its shared end where moved later), or, where `needs` gives
+ * one, for that long at most; returns each one's [start, slice ms given at the start, ms it ran].
+ */
+async function simulate(weights: number[], lanes: number, limitMs: number, needs: number[] = []): Promise<Array<[number, number, number]>> {
   let now = 0;
-  const timers: Array<{ at: number; done: () => void }> = [];
+  const timers: Array<{ at: () => number; done: () => void }> = [];
   const budget = new Budget(limitMs, () => now);
-  const seen: Array<[number, number]> = weights.map(() => [-1, -1]);
+  const seen: Array<[number, number, number]> = weights.map(() => [-1, -1, -1]);
   const subs = weights.map((_, i) => sub(`g${i}`));
   const solve = (s: Subproblem, slice: BudgetSlice): Promise<SubproblemResult> => {
     const i = subs.indexOf(s);
-    seen[i] = [now, slice.ms];
+    const start = now;
+    const own = startSlice(slice, () => now);
+    seen[i] = [start, slice.ms, -1];
     return new Promise((resolve) =>
       timers.push({
-        at: Math.min(slice.deadline, now + slice.ms),
+        at: () => Math.min(own.deadline, start + (needs[i] ?? Infinity)),
         done: () => {
+          seen[i]![2] = now - start;
           resolve({} as SubproblemResult);
         },
       }),
@@ -37,9 +45,10 @@ async function simulate(weights: number[], lanes: number, limitMs: number): Prom
   const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   await flush();
   while (timers.length > 0) {
-    timers.sort((a, b) => a.at - b.at);
+    // The next to end, as the ends stand now (a shared end may have moved since the last step).
+    timers.sort((a, b) => a.at() - b.at());
     const next = timers.shift()!;
-    now = Math.max(now, next.at);
+    now = Math.max(now, next.at());
     next.done();
     await flush();
   }
@@ -59,9 +68,10 @@ describe('engine: the time of a request divided among its subproblems', () => {
 
   it('eight equal subproblems on two lanes that use all their time each get a quarter of the limit, the last ones too', async () => {
     const seen = await simulate([1, 1, 1, 1, 1, 1, 1, 1], 2, 10_000);
-    for (const [start, ms] of seen) {
+    for (const [start, ms, ran] of seen) {
       expect(start).to.be.at.least(0);
       expect(ms).to.be.closeTo(2_500, 1);
+      expect(ran).to.be.closeTo(2_500, 1);
     }
   });
 
@@ -70,12 +80,60 @@ describe('engine: the time of a request divided among its subproblems', () => {
     expect(seen[0]![1]).to.equal(10_000);
     // Before, the second was given the whole second lane (2 x 10 s x 1/2, capped at 10 s) and the third started at the deadline with nothing.
     expect(seen[1]![1]).to.be.closeTo(5_000, 1);
-    expect(seen[2]).to.deep.equal([5_000, 5_000]);
+    expect(seen[2]).to.deep.equal([5_000, 5_000, 5_000]);
   });
 
   it('known limit: with fewer subproblems left than lanes the division does not look ahead (three equal ones on two lanes: 2/3, 2/3, 1/3)', async () => {
     const seen = await simulate([1, 1, 1], 2, 9_000);
     expect(seen.map(([, ms]) => Math.round(ms))).to.deep.equal([6_000, 6_000, 3_000]);
+    expect(seen.map(([, , ran]) => Math.round(ran))).to.deep.equal([6_000, 6_000, 3_000]);
+  });
+
+  it('once a lane is idle, the subproblem still running on the other runs on to the deadline', async () => {
+    // Of weight 2 against eight of 1 on two lanes, 10 s: the large one is given 2 x 10 x 2/10 = 4 s.
+    const needs = [Infinity, 100, 100, 100, 100, 100, 100, 100, 100];
+    const seen = await simulate([2, 1, 1, 1, 1, 1, 1, 1, 1], 2, 10_000, needs);
+    expect(Math.round(seen[0]![1])).to.equal(4_000);
+    // The small ones end after 0.1 s each, one after another on the second lane, which is idle from 0.8 s...
+    for (let i = 1; i < 9; i++) expect(seen[i]![2]).to.equal(100);
+    expect(seen[8]![0]).to.equal(700);
+    // ...and the large one runs to the deadline: before, it stopped at 4 s.
+    expect(seen[0]![2]).to.equal(10_000);
+  });
+
+  it('not before: with the last one running past the first one’s slice, the first stops at its slice', async () => {
+    const needs = [Infinity, 100, 100, 100, 100, 100, 100, 100, Infinity];
+    const seen = await simulate([2, 1, 1, 1, 1, 1, 1, 1, 1], 2, 10_000, needs);
+    // The last one, started at 0.7 s, is given the rest of the limit (the lanes' 18.6 s left less the first's 3.3 s, capped at 9.3 s).
+    expect(seen[8]![0]).to.equal(700);
+    expect(Math.round(seen[8]![1])).to.equal(9_300);
+    expect(seen[8]![2]).to.equal(9_300);
+    expect(seen[0]![2]).to.equal(4_000);
+  });
+
+  it('a shared end moves a slice’s budget later, never earlier, and never past the deadline', () => {
+    let now = 1_000;
+    const slice: BudgetSlice = { deadline: 11_000, ms: 2_000, end: sliceEnd() };
+    const budget = startSlice(slice, () => now);
+    const half = budget.share(0.5);
+    expect(budget.deadline).to.equal(3_000);
+    expect(half.deadline).to.equal(2_000);
+    extendSlice(slice.end!, 2_500);
+    expect(budget.deadline).to.equal(3_000);
+    extendSlice(slice.end!, 7_000);
+    expect(budget.deadline).to.equal(7_000);
+    // A share made before the move keeps its fraction of the time from when it was made.
+    expect(half.deadline).to.equal(4_000);
+    extendSlice(slice.end!, 6_000);
+    expect(budget.deadline).to.equal(7_000);
+    extendSlice(slice.end!, 20_000);
+    expect(budget.deadline).to.equal(11_000);
+    now = 10_000;
+    expect(budget.remainingMs()).to.equal(1_000);
+    // Without a shared end, or with a slice that reaches the deadline already, a fixed budget.
+    expect(startSlice({ deadline: 11_000, ms: 2_000 }, () => now).deadline).to.equal(11_000);
+    now = 0;
+    expect(startSlice({ deadline: 11_000, ms: 2_000 }, () => now).deadline).to.equal(2_000);
   });
 
   it('time a subproblem leaves unused goes to the ones after it', async () => {
