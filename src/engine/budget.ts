@@ -4,6 +4,8 @@
 // below were measured on the festival benchmarks (ENGINE-NOTES.md); they are named here so that
 // retuning one is a one-line change that every level sees.
 
+import { flagCheck } from './shared-flag.js';
+
 /** Time kept back from the request's limit for assembling and explaining the result: this many ms... */
 export const ASSEMBLY_RESERVE_MS = 500;
 /** ...or this share of the limit, whichever is less (short limits keep most of their time). */
@@ -53,9 +55,9 @@ export interface ClockStops {
 
 export class Budget {
   /**
-   * @param end epoch ms (on `now`'s clock) by which the answer is due, or a function of the time
-   *   that gives it where it can move later (a slice extended to the request's deadline:
-   *   startSlice); the budgets derived from such a one by share and atLeast move with it
+   * @param end epoch ms (on `now`'s clock) by which the answer is due, or a function that reads
+   *   it where it may move later (a slice extended to the request's deadline: startSlice); the
+   *   budgets derived from such a one by share and atLeast move with it
    * @param now the clock (injectable for tests)
    * @param cancelled true once the caller gave up: the budget is then spent whatever the clock says
    * @param stops shared with the budgets derived from this one (ClockStops)
@@ -155,23 +157,15 @@ export interface BudgetSlice {
   /** This subproblem's share of the time, counted from when a worker starts it. */
   ms: number;
   /**
-   * Where the slice may end later than `ms` says (sliceEnd): an epoch ms shared with whoever
-   * divides the time (solveInLanes moves it later as other subproblems end early), 0 until moved.
-   * Shared memory, so the worker, whose solving is synchronous, reads it at each time check.
+   * A shared flag (shared-flag.ts) that, raised, lets the slice run to `deadline`: solveInLanes
+   * raises it once another lane of the request is idle (every subproblem started) and no other
+   * work waits for a worker. Shared memory, so the worker, whose solving is synchronous, reads it
+   * at each time check; a solver's run under way keeps the time limit it started with (HiGHS's
+   * own time limit is what stops it in time where its interrupt callbacks come too seldom: given
+   * the time to the deadline instead, y-wishes-festival-900x700's largest group's MIP of preferred
+   * shifts overran its share by up to 0.5 s, and fairness had none left).
    */
-  end?: SharedArrayBuffer;
-}
-
-/** A new shared end for a slice (BudgetSlice.end), not yet moved. */
-export function sliceEnd(): SharedArrayBuffer {
-  return new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
-}
-
-/** Moves a slice's shared end (BudgetSlice.end) to `at` (epoch ms), where that is later. */
-export function extendSlice(end: SharedArrayBuffer, at: number): void {
-  const cell = new BigInt64Array(end);
-  const to = BigInt(Math.floor(at));
-  if (to > Atomics.load(cell, 0)) Atomics.store(cell, 0, to);
+  extend?: SharedArrayBuffer;
 }
 
 /**
@@ -191,12 +185,12 @@ export function subproblemSlice(budget: Budget, lanes: number, weight: number, u
   return { deadline: budget.deadline, ms: Math.min(left, (lanesLeft * weight) / Math.max(1, unstartedWeight)) };
 }
 
-/** The budget of a slice from the moment its work starts: `ms` from then, or to its shared end where that was moved later (BudgetSlice.end); never past the deadline. */
+/** The budget of a slice from the moment its work starts: `ms` from then, or to the deadline once its `extend` flag is raised (BudgetSlice.extend). */
 export function startSlice(slice: BudgetSlice, now: () => number = Date.now, cancelled: () => boolean = never): Budget {
   const own = Math.min(slice.deadline, now() + slice.ms);
-  if (slice.end === undefined || own >= slice.deadline) return new Budget(own, now, cancelled);
-  const cell = new BigInt64Array(slice.end);
-  return new Budget(() => Math.min(slice.deadline, Math.max(own, Number(Atomics.load(cell, 0)))), now, cancelled);
+  if (slice.extend === undefined || own >= slice.deadline) return new Budget(own, now, cancelled);
+  const extended = flagCheck(slice.extend);
+  return new Budget(() => (extended() ? slice.deadline : own), now, cancelled);
 }
 
 /** A budget that is already spent: the greedy fill alone, no explanation (a cancelled fallback). */

@@ -4,7 +4,8 @@
 import type { ScheduleResult, Suggestion, Warning } from '../types/schema-types.js';
 import type { Problem } from '../input/problem.js';
 import type { BackendName } from './backends/backend.js';
-import { extendSlice, sliceEnd, spentBudget, subproblemSlice, type Budget } from './budget.js';
+import { spentBudget, subproblemSlice, type Budget, type BudgetSlice } from './budget.js';
+import { newFlag, raiseFlag } from './shared-flag.js';
 import { explainShortfall, type ScheduleState } from './explain.js';
 import { isoUtc } from '../input/format.js';
 import { placement, type Placement } from '../rules/model.js';
@@ -135,6 +136,7 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
       return result;
     },
     budget,
+    () => (runner.waiting?.() ?? 0) > 0,
   );
   progress.stop();
   const cancelled = signal?.aborted === true;
@@ -153,8 +155,9 @@ export async function scheduleProblem(request: ScheduleRequest, runner: Subprobl
 /**
  * Largest first, so the lanes' work ends together; at most `lanes` at a time, each given its
  * slice of the time left (budget.ts divides it). Once a lane is idle (every subproblem started,
- * the one it ran ended), each one still running may use its lane to the deadline (BudgetSlice.end):
- * no other subproblem of the request could. Without that, a large subproblem given its share at
+ * the one it ran ended) and no other work waits for a worker (`othersWaiting`: another request's
+ * subproblems on a shared pool), each one still running may use its lane to the deadline
+ * (BudgetSlice.extend): no other subproblem could. Without that, a large subproblem given its share at
  * the start ran out of it while the small ones on the other lane ended early, and the answer came
  * well before the limit with that one cut short: p-festival-1500x1000 (twelve groups, 10 s) at
  * 2.9 s with its "cleanup" group time-limited, where at 30 s it came at 2.7 s with that group
@@ -167,8 +170,9 @@ export async function solveInLanes(
   subs: Subproblem[],
   weight: number[],
   lanes: number,
-  solve: (sub: Subproblem, slice: ReturnType<typeof subproblemSlice>) => Promise<SubproblemResult>,
+  solve: (sub: Subproblem, slice: BudgetSlice) => Promise<SubproblemResult>,
   budget: Budget,
+  othersWaiting: () => boolean = () => false,
 ): Promise<SubproblemResult[]> {
   const order = subs.map((_, i) => i).sort((a, b) => weight[b]! - weight[a]! || a - b);
   const results = new Array<SubproblemResult>(subs.length);
@@ -176,7 +180,7 @@ export async function solveInLanes(
   let next = 0;
   // When each running subproblem's slice ends (epoch ms), by lane: the time they may still use.
   const ends = new Map<number, number>();
-  // Each running subproblem's shared end (BudgetSlice.end), by lane.
+  // Each running subproblem's flag that extends its slice to the deadline (BudgetSlice.extend), by lane.
   const running = new Map<number, SharedArrayBuffer>();
   const lane = async (id: number): Promise<void> => {
     while (next < order.length) {
@@ -184,19 +188,19 @@ export async function solveInLanes(
       const now = budget.now();
       let committed = 0;
       for (const [other, end] of ends) if (other !== id) committed += Math.max(0, Math.min(end, budget.deadline) - now);
-      const slice = { ...subproblemSlice(budget, lanes, weight[i]!, unstarted, committed), end: sliceEnd() };
+      const slice = { ...subproblemSlice(budget, lanes, weight[i]!, unstarted, committed), extend: newFlag() };
       unstarted -= weight[i]!;
       // From dispatch: a subproblem queued behind another request's on a shared pool starts its
       // clock later, so what it still holds is counted a little short then.
       ends.set(id, now + slice.ms);
-      running.set(id, slice.end);
+      running.set(id, slice.extend);
       try {
         results[i] = await solve(subs[i]!, slice);
       } finally {
         ends.delete(id);
         running.delete(id);
         // This lane is idle from now on: the ones still running may use their lanes to the deadline.
-        if (next >= order.length) for (const end of running.values()) extendSlice(end, budget.deadline);
+        if (next >= order.length && !othersWaiting()) for (const flag of running.values()) raiseFlag(flag);
       }
     }
   };

@@ -209,7 +209,7 @@ export async function solveSubproblemAgainOnFailure(sub: Subproblem, options: Su
     ...options,
     backend,
     // Sharing the first solve's record of clock stops: whether it failed, and so this solve, may depend on the clock.
-    budget: budget.until(() => budget.deadline),
+    budget,
     ...(onIncumbent
       ? {
           onIncumbent: (incumbent: SubproblemIncumbent) => {

@@ -40,6 +40,8 @@ export interface RunOptions {
 
 export interface SubproblemRunner {
   run(job: SubproblemJob, options?: RunOptions): Promise<SubproblemOutcome>;
+  /** Jobs (of any request) waiting for a worker, where the runner queues them (the pool). */
+  waiting?(): number;
 }
 
 /**

@@ -3,7 +3,8 @@
 // budget, startSlice, has it, shared end included), the case where the division matters (a
 // scarce roster's groups all run their MIPs to the end of theirs), or ends early where `needs` says.
 import { expect } from 'chai';
-import { Budget, extendSlice, sliceEnd, startSlice, subproblemSlice, type BudgetSlice } from '../../src/engine/budget.js';
+import { Budget, startSlice, subproblemSlice, type BudgetSlice } from '../../src/engine/budget.js';
+import { newFlag, raiseFlag } from '../../src/engine/shared-flag.js';
 import { solveInLanes } from '../../src/engine/schedule.js';
 import type { SubproblemResult } from '../../src/engine/solve-subproblem.js';
 import { plainSlot, plainVolunteer, type Subproblem } from '../../src/engine/subproblem.js';
@@ -20,7 +21,13 @@ const sub = (group: string): Subproblem => ({
  * budget (startSlice: the slice, or its shared end where moved later), or, where `needs` gives
  * one, for that long at most; returns each one's [start, slice ms given at the start, ms it ran].
  */
-async function simulate(weights: number[], lanes: number, limitMs: number, needs: number[] = []): Promise<Array<[number, number, number]>> {
+async function simulate(
+  weights: number[],
+  lanes: number,
+  limitMs: number,
+  needs: number[] = [],
+  othersWaiting?: () => boolean,
+): Promise<Array<[number, number, number]>> {
   let now = 0;
   const timers: Array<{ at: () => number; done: () => void }> = [];
   const budget = new Budget(limitMs, () => now);
@@ -41,7 +48,7 @@ async function simulate(weights: number[], lanes: number, limitMs: number, needs
       }),
     );
   };
-  const run = solveInLanes(subs, weights, lanes, solve, budget);
+  const run = solveInLanes(subs, weights, lanes, solve, budget, othersWaiting);
   const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   await flush();
   while (timers.length > 0) {
@@ -111,29 +118,36 @@ describe('engine: the time of a request divided among its subproblems', () => {
     expect(seen[0]![2]).to.equal(4_000);
   });
 
-  it('a shared end moves a slice’s budget later, never earlier, and never past the deadline', () => {
+  it('nor while other work waits for a worker (another request’s subproblems on a shared pool)', async () => {
+    const needs = [Infinity, 100, 100, 100, 100, 100, 100, 100, 100];
+    const seen = await simulate([2, 1, 1, 1, 1, 1, 1, 1, 1], 2, 10_000, needs, () => true);
+    expect(seen[0]![2]).to.equal(4_000);
+  });
+
+  it('a raised extend flag moves a slice’s budget, and the shares made from it, to the deadline', () => {
     let now = 1_000;
-    const slice: BudgetSlice = { deadline: 11_000, ms: 2_000, end: sliceEnd() };
+    const slice: BudgetSlice = { deadline: 11_000, ms: 2_000, extend: newFlag() };
     const budget = startSlice(slice, () => now);
     const half = budget.share(0.5);
-    expect(budget.deadline).to.equal(3_000);
-    expect(half.deadline).to.equal(2_000);
-    extendSlice(slice.end!, 2_500);
-    expect(budget.deadline).to.equal(3_000);
-    extendSlice(slice.end!, 7_000);
-    expect(budget.deadline).to.equal(7_000);
+    const least = budget.atLeast(5_000);
+    expect([budget.deadline, half.deadline, least.deadline]).to.deep.equal([3_000, 2_000, 6_000]);
+    raiseFlag(slice.extend!);
     // A share made before the move keeps its fraction of the time from when it was made.
-    expect(half.deadline).to.equal(4_000);
-    extendSlice(slice.end!, 6_000);
-    expect(budget.deadline).to.equal(7_000);
-    extendSlice(slice.end!, 20_000);
-    expect(budget.deadline).to.equal(11_000);
+    expect([budget.deadline, half.deadline, least.deadline]).to.deep.equal([11_000, 6_000, 11_000]);
+    // A fixed end taken from it (until) stays where it was taken.
+    const capped = budget.until(Math.min(budget.deadline, now + 500));
     now = 10_000;
     expect(budget.remainingMs()).to.equal(1_000);
-    // Without a shared end, or with a slice that reaches the deadline already, a fixed budget.
+    expect(budget.expired()).to.equal(false);
+    expect(capped.expired()).to.equal(true);
+    now = 11_000;
+    expect(budget.expired()).to.equal(true);
+    // Without a flag, or with a slice that reaches the deadline already, a fixed budget.
     expect(startSlice({ deadline: 11_000, ms: 2_000 }, () => now).deadline).to.equal(11_000);
     now = 0;
-    expect(startSlice({ deadline: 11_000, ms: 2_000 }, () => now).deadline).to.equal(2_000);
+    const unflagged = startSlice({ deadline: 11_000, ms: 2_000 }, () => now);
+    const reaching = startSlice({ deadline: 11_000, ms: 2_000, extend: newFlag() }, () => now + 9_500);
+    expect([unflagged.deadline, reaching.deadline]).to.deep.equal([2_000, 11_000]);
   });
 
   it('time a subproblem leaves unused goes to the ones after it', async () => {

@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
 import { SolverPool, type Timers } from '../../src/engine/pool/solver-pool.js';
-import { Budget, extendSlice, sliceEnd } from '../../src/engine/budget.js';
+import { Budget } from '../../src/engine/budget.js';
+import { newFlag, raiseFlag } from '../../src/engine/shared-flag.js';
 import type { SubproblemJob } from '../../src/engine/subproblem-runner.js';
 import { plainSlot, plainVolunteer, type Subproblem } from '../../src/engine/subproblem.js';
 import { scheduleProblem } from '../../src/engine/schedule.js';
@@ -67,18 +68,19 @@ describe('solver pool', function () {
   });
   afterEach(() => pool.close());
 
-  it('a job’s slice moved later by its shared end while it runs is seen by the worker at once (BudgetSlice.end)', async () => {
+  it('a job’s slice extended while it runs (its flag raised: BudgetSlice.extend) is seen by the worker at once', async () => {
     const now = Date.now();
-    const end = sliceEnd();
-    const outcome = pool.run({ ...job('extend'), slice: { deadline: now + 60_000, ms: 5_000, end } });
-    // The worker has its slice's budget once it answers; give it the time to start, then move the end.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    extendSlice(end, now + 30_000);
+    const extend = newFlag();
+    const { heard, onIncumbent } = firstIncumbent();
+    const outcome = pool.run({ ...job('extend'), slice: { deadline: now + 60_000, ms: 5_000, extend } }, { onIncumbent });
+    // The worker says when it has its budget (an incumbent); then the flag goes up.
+    await heard;
+    raiseFlag(extend);
     const got = await outcome;
     expect(got.kind).to.equal('lost');
     const [, before, after] = /deadline (\d+) -> (\d+)/.exec(got.kind === 'lost' ? got.reason : '')!;
-    expect(Number(before) - now).to.be.within(5_000, 5_000 + 200 + 1_000);
-    expect(Number(after)).to.equal(now + 30_000);
+    expect(Number(before) - now).to.be.within(5_000, 10_000);
+    expect(Number(after)).to.equal(now + 60_000);
   });
 
   it('solves a job and clears its deadline', async () => {

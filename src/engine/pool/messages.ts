@@ -4,23 +4,8 @@
 import type { SubproblemIncumbent, SubproblemJob } from '../subproblem-runner.js';
 import type { SubproblemResult } from '../solve-subproblem.js';
 
-/**
- * The flags shared with a worker (a job's `cancel`, raised when the job is aborted; a worker's
- * `jobSent`, raised before its first job is posted): a SharedArrayBuffer whose Int32Array's index
- * 0 becomes RAISED.
- */
-const RAISED = 1;
-
-/** The pool's side of a shared flag. */
-export function raiseFlag(flag: SharedArrayBuffer): void {
-  Atomics.store(new Int32Array(flag), 0, RAISED);
-}
-
-/** The worker's side of a shared flag: true once it is raised. */
-export function flagCheck(flag: SharedArrayBuffer): () => boolean {
-  const view = new Int32Array(flag);
-  return () => Atomics.load(view, 0) === RAISED;
-}
+/** The flags shared with a worker (its job's `cancel`, its `jobSent`): shared-flag.ts. */
+export { flagCheck, raiseFlag } from '../shared-flag.js';
 
 /**
  * A job, or `warm-up`: the service listens (SolverPool.warmUp), so the worker may run its warm-up

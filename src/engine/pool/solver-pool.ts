@@ -91,6 +91,11 @@ export class SolverPool extends EventEmitter implements SubproblemRunner {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
   }
 
+  /** Jobs waiting for a worker (SubproblemRunner.waiting). */
+  waiting(): number {
+    return this.queue.length;
+  }
+
   stats(): PoolStats {
     return { size: this.slots.length, busy: this.slots.filter((s) => s.job).length, queued: this.queue.length };
   }
