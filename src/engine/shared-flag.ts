@@ -2,7 +2,7 @@
 // Solving is synchronous, so a message could not reach a worker until it was done; a flag is read
 // where the work checks its time. The pool's (pool/messages.ts): a job's `cancel`, raised when the
 // job is aborted, and a worker's `jobSent`, raised before its first job is posted; a slice's
-// `extend` (budget.ts BudgetSlice), raised once its lane is the request's last busy one.
+// `extend` (budget.ts BudgetSlice), raised once another lane of its request is idle.
 const RAISED = 1;
 
 /** A new flag, not raised. */

@@ -1,6 +1,6 @@
 // How a request's time is divided among its subproblems (budget.ts subproblemSlice, schedule.ts
 // solveInLanes), on a simulated clock: every subproblem here uses all of its slice (as its
-// budget, startSlice, has it, shared end included), the case where the division matters (a
+// budget, startSlice, has it, its extend flag included), the case where the division matters (a
 // scarce roster's groups all run their MIPs to the end of theirs), or ends early where `needs` says.
 import { expect } from 'chai';
 import { Budget, startSlice, subproblemSlice, type BudgetSlice } from '../../src/engine/budget.js';
@@ -18,7 +18,7 @@ const sub = (group: string): Subproblem => ({
 
 /**
  * Runs solveInLanes on a simulated clock with subproblems that each run to the end of their
- * budget (startSlice: the slice, or its shared end where moved later), or, where `needs` gives
+ * budget (startSlice: the slice, or to the deadline once its extend flag is raised), or, where `needs` gives
  * one, for that long at most; returns each one's [start, slice ms given at the start, ms it ran].
  */
 async function simulate(
@@ -52,7 +52,7 @@ async function simulate(
   const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
   await flush();
   while (timers.length > 0) {
-    // The next to end, as the ends stand now (a shared end may have moved since the last step).
+    // The next to end, as the ends stand now (a slice may have been extended since the last step).
     timers.sort((a, b) => a.at() - b.at());
     const next = timers.shift()!;
     now = Math.max(now, next.at());
