@@ -65,6 +65,12 @@ const foodBankWithRules = (): ScheduleRequest =>
 const foodBankThreeWeeks = (): ScheduleRequest =>
   withRules(2701, foodBank(2702, 200, 3), { minRestHours: 10, timezone: 'America/New_York', firstDay: Date.UTC(2026, 5, 5), days: 21, utcShift: 4 });
 
+/**
+ * The "warehouse" group of an unseen food bank without the rules (BENCHMARKS.md, the forty-third
+ * session, b-foodbank-300x8): eight weeks, about 100 helpers, 16,000 candidate pairs.
+ */
+const eightWeekWarehouse = (): ScheduleRequest => groupOnly(foodBank(2912, 300, 8), 'warehouse');
+
 /** A phase and a level of a subproblem's diagnostics, as these tests read them. */
 type Phase = { name: string; status: string; objective: number | null; bound: number | null; note?: string };
 type Level = { name: string; priority?: number; value: number; proven: boolean };
@@ -75,6 +81,16 @@ function afterStaffingWindows(phases: Phase[], levels: Level[]): { late: Phase[]
   const last = phases.map((ph) => ph.name).lastIndexOf('staffing_lns');
   expect(last, 'staffing kept to its windows').to.be.at.least(0);
   return { late: phases.slice(last + 1), keys };
+}
+
+/** After a late pass that proved staffing at `fully`: every level proven, staffing and fairness recorded last, nothing stopped by the clock. */
+function expectLateProven(sub: { status: string; levels: Level[] }, keys: string[], result: Json, fully: number): void {
+  expect(keys.slice(-2)).to.deep.equal(['staffing', 'fairness']);
+  expect(sub.levels.find((l) => l.name === 'staffing')).to.include({ value: fully, proven: true });
+  expect(sub.levels.every((l) => l.proven)).to.equal(true);
+  expect(sub.status).to.equal('optimal');
+  expect(result.summary.fully_staffed_shifts).to.equal(fully);
+  expect(result.diagnostics.time_limited).to.equal(false);
 }
 
 describe('engine: windows re-solved with the rest of the schedule fixed', function () {
@@ -720,12 +736,31 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expect(late[lp + 1]!.note).to.match(/the rest fixed: \+1$/);
     expect(late[lp + 2]!.objective).to.equal(94);
     expect(names.slice(lp + 3), JSON.stringify(late)).to.include('fairness_bound');
-    expect(keys.slice(-2)).to.deep.equal(['staffing', 'fairness']);
-    expect(sub!.levels.find((l) => l.name === 'staffing')).to.include({ value: 94, proven: true });
-    expect(sub!.levels.every((l) => l.proven)).to.equal(true);
-    expect(sub!.status).to.equal('optimal');
-    expect(result.summary.fully_staffed_shifts).to.equal(94);
-    expect(result.diagnostics.time_limited).to.equal(false);
+    expectLateProven(sub!, keys, result, 94);
+  });
+
+  it('where staffing’s MIP of the whole stops on its stall window and the windows after it settle short of the bound, every later level proven, the late pass runs too: RINS from its LP proves the last slot kind', async () => {
+    // Measured (10 s, this machine; BENCHMARKS.md, the forty-third session): the MIP stopped at 66
+    // of the LP's 69, the windows reached 68 and settled, fairness was proven at once, and the
+    // answer came at 3.5 s where CBC reaches 69 in this group.
+    const request = eightWeekWarehouse();
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 30 });
+    expect(checkSchedule(request, result)).to.deep.equal([]);
+    const [sub] = result.diagnostics.subproblems as Array<{ status: string; phases: Phase[]; levels: Level[] }>;
+    const at = (name: string): Phase[] => sub!.phases.filter((ph) => ph.name === name);
+    // The first pass: the MIP of the whole stopped on its window (not on the clock), the windows after it.
+    expect(at('staffing').map((ph) => [ph.status, ph.objective])[0]).to.deep.equal(['feasible', 66]);
+    expect(at('staffing_lns').map((ph) => ph.objective)).to.deep.equal([68, 68]);
+    const { late, keys } = afterStaffingWindows(sub!.phases, sub!.levels);
+    const names = late.map((ph) => ph.name);
+    const lp = names.indexOf('staffing_lp');
+    expect(names.slice(0, lp), JSON.stringify(late)).to.include('fairness_bound');
+    expect(late.slice(lp, lp + 2).map((ph) => [ph.name, ph.status, ph.objective])).to.deep.equal([
+      ['staffing_lp', 'optimal', 69],
+      ['staffing_rins', 'optimal', 69],
+    ]);
+    expect(late[lp + 1]!.note).to.match(/the rest fixed: \+1$/);
+    expectLateProven(sub!, keys, result, 69);
   });
 
   it('where that late LP of the whole finds nothing, the schedule and every level’s record stay as they were', async () => {
