@@ -618,10 +618,10 @@ export interface ObjectiveLevel {
    */
   wholeAfterWindows?: boolean;
   /**
-   * Where the level keeps to local search (LevelState.localRefinement), or where its MIP of the
-   * whole left it unproven (its stall window) and the windows after that MIP (localWindows or
-   * not), its windows end on their
-   * own with it unproven and every level after it ends proven, so they have nothing left to do:
+   * Where the level keeps to local search (LevelState.localRefinement) and its windows end on
+   * their own with it unproven, or where its MIP of the whole ran (it was not skipped: its LP
+   * finished), left it unproven (its stall window, or its share of the time) and the windows after
+   * that MIP end so, and every level after it ends proven, so they have nothing left to do:
    * its LP of the whole model (capped at this many simplex iterations, so only with a backend
    * that caps an LP by a count of work, SolverBackend.capsLpIterations: HiGHS), RINS and MIP run
    * once more after every level (runLevels), with the levels before it held, where at least
@@ -1458,7 +1458,7 @@ export function runLevels(s: LevelState, backend: SolverBackend): boolean {
     const proven = order.map((level, i) => levels.run(level, order.slice(0, i)));
     // Once more, in the time left, for a level that ended unproven where its windows settled and every level after it proven (ObjectiveLevel.lateWhole).
     order.forEach((level, i) => {
-      if (level.lateWhole === undefined || proven[i] || !levels.settledAlone(level) || !proven.slice(i + 1).every(Boolean)) return;
+      if (level.lateWhole === undefined || proven[i] || !levels.settledUnproven(level) || !proven.slice(i + 1).every(Boolean)) return;
       // Not with no time left (remainingS records no stop, so a subproblem that ended on its own still says so).
       if (s.budget.cancelled() || s.budget.share(LATE_WHOLE_LP_SHARE).remainingS() < MIN_PHASE_S) return;
       const records = (s.levels ??= []).splice(i);
@@ -1495,7 +1495,7 @@ class LevelRunner {
   private on: 'full' | 'cover' | 'base' | 'wishes' = 'full';
   /** The priority class of the level running, for its phases' diagnostics. */
   private priority: number | undefined;
-  /** The levels with lateWhole that kept to local search, or ran their MIP of the whole, and whose windows ended on their own, unproven, on a backend that caps LPs by work (settledAlone). */
+  /** The levels with lateWhole that kept to local search, or ran their MIP of the whole (not skipped), and whose windows ended on their own, unproven, on a backend that caps LPs by work (settledUnproven). */
   private readonly settled = new Set<ObjectiveLevel>();
   /** columnOwners of each model the levels ran on, as restrict maps it (ownersOn). */
   private owners: Map<LevelRunner['on'], Float64Array> | undefined;
@@ -1599,8 +1599,8 @@ class LevelRunner {
     return proven;
   }
 
-  /** Whether the level kept to local search (LevelState.localRefinement), or ran its MIP of the whole, and its windows ended on their own, unproven (ObjectiveLevel.lateWhole). */
-  settledAlone(level: ObjectiveLevel): boolean {
+  /** Whether the level kept to local search (LevelState.localRefinement), or ran its MIP of the whole (not skipped), and its windows ended on their own, unproven (ObjectiveLevel.lateWhole). */
+  settledUnproven(level: ObjectiveLevel): boolean {
     return this.settled.has(level);
   }
 
@@ -1777,11 +1777,14 @@ class LevelRunner {
     const mipFirst =
       !proven && lpFinished && level.mipFirstWithin !== undefined && Math.abs(bound - level.value(s, s.values)) <= level.mipFirstWithin + ROUNDING_TOL;
     const windowsFirst = earlyWindows && !proven && lpFinished && !mipFirst;
+    // Whether the MIP of the whole ran (its LP finished), for the late pass (ObjectiveLevel.lateWhole).
+    let mipRan = false;
     if (windowsFirst) runEarlyWindows();
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, lpCapped ? 'the LP relaxation stopped at its cap of simplex iterations' : level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
+      mipRan = true;
       const request = level.mipRequest(bound, level.value(s, s.values));
       // The request's own window; else the level's for its MIP of the whole (mipStallIterations);
       // else, after the windows (wholeAfterWindows), STALL_ITERATIONS: it ends on its own, as they
@@ -1816,8 +1819,8 @@ class LevelRunner {
     if (!proven && level.windowsPhase && !windowsFirst && !windowsBeforeRins && !windowsRan) {
       const settled = this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
-      // The late pass (ObjectiveLevel.lateWhole) also where the MIP of the whole and the windows after it left the level unproven.
-      if (settled && !proven && level.lateWhole !== undefined && this.backend.capsLpIterations === true) this.settled.add(level);
+      // The late pass (ObjectiveLevel.lateWhole) also where the MIP of the whole ran and it and the windows after it left the level unproven.
+      if (settled && mipRan && !proven && level.lateWhole !== undefined && this.backend.capsLpIterations === true) this.settled.add(level);
     }
     level.after?.(s, proven, bound);
     return { proven, bound };

@@ -739,18 +739,22 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
     expectLateProven(sub!, keys, result, 94);
   });
 
-  it('where staffing’s MIP of the whole stops on its stall window and the windows after it settle short of the bound, every later level proven, the late pass runs too: RINS from its LP proves the last slot kind', async () => {
-    // Measured (10 s, this machine; BENCHMARKS.md, the forty-third session): the MIP stopped at 66
-    // of the LP's 69, the windows reached 68 and settled, fairness was proven at once, and the
-    // answer came at 3.5 s where CBC reaches 69 in this group.
+  it('where staffing’s MIP of the whole stops on its stall window and the windows after it settle short of the bound, every later level proven, the late pass runs too: RINS from its LP proves the last slot kind, and fairness runs again', async () => {
+    // Measured at 10 s (BENCHMARKS.md, the forty-third session): the MIP stopped at 66 of the LP's
+    // 69, the windows reached 68 and settled, fairness was proven at once, and the answer came at
+    // 3.5 s where CBC reaches 69 in this group. Here at 30 s, so that nothing depends on the clock.
     const request = eightWeekWarehouse();
     const { result } = await solve(request, { debug: 'true', timeLimitS: 30 });
     expect(checkSchedule(request, result)).to.deep.equal([]);
     const [sub] = result.diagnostics.subproblems as Array<{ status: string; phases: Phase[]; levels: Level[] }>;
     const at = (name: string): Phase[] => sub!.phases.filter((ph) => ph.name === name);
-    // The first pass: the MIP of the whole stopped on its window (not on the clock), the windows after it.
-    expect(at('staffing').map((ph) => [ph.status, ph.objective])[0]).to.deep.equal(['feasible', 66]);
-    expect(at('staffing_lns').map((ph) => ph.objective)).to.deep.equal([68, 68]);
+    // The first pass: the MIP of the whole ran and ended short of the bound (on its window: nothing is time-limited), the windows after it too.
+    const [mip] = at('staffing');
+    expect(mip!.status).to.equal('feasible');
+    expect(mip!.objective).to.be.below(69);
+    const windows = at('staffing_lns');
+    expect(windows.length).to.be.at.least(1);
+    expect(windows[windows.length - 1]!.objective).to.be.below(69);
     const { late, keys } = afterStaffingWindows(sub!.phases, sub!.levels);
     const names = late.map((ph) => ph.name);
     const lp = names.indexOf('staffing_lp');
@@ -759,8 +763,36 @@ describe('engine: windows re-solved with the rest of the schedule fixed', functi
       ['staffing_lp', 'optimal', 69],
       ['staffing_rins', 'optimal', 69],
     ]);
-    expect(late[lp + 1]!.note).to.match(/the rest fixed: \+1$/);
+    expect(late[lp + 1]!.note).to.match(/^the MIP over the \d+ of 16000 candidate pairs where the LP and the schedule disagree, the rest fixed: \+\d+$/);
+    // The schedule changed: fairness again on it.
+    expect(names.slice(lp + 2), JSON.stringify(late)).to.include('fairness_bound');
     expectLateProven(sub!, keys, result, 69);
+  });
+
+  it('where staffing’s LP of the whole does not finish, so its MIP is skipped, windows that settle short of the bound are followed by no late pass', async () => {
+    const sub = decompose(normalizeRequest(eightWeekWarehouse()))[0]!;
+    // Staffing's first LP (coverage is proven by its cheap bound, so it is the first relaxation) stops at once, as the clock would stop it.
+    let relaxations = 0;
+    const backend = rewriting(highsBackend(await loadHighs()), (req): PhaseRequest | PhaseOutcome => {
+      if (!req.relaxation || relaxations++ > 0) return req;
+      return { status: 'timedout', objective: null, bound: null, gap: null, ms: 0 };
+    });
+    const result = solveSubproblem(sub, { backend, budget: Budget.forTimeLimit(30) });
+    const phases = result.diagnostics.phases as Phase[];
+    const names = phases.map((ph) => ph.name);
+    expect(phases.find((ph) => ph.name === 'staffing')).to.include({ status: 'skipped' });
+    const windows = phases.filter((ph) => ph.name === 'staffing_lns');
+    expect(windows.length).to.be.at.least(1);
+    expect(
+      windows.every((ph) => ph.status === 'feasible'),
+      JSON.stringify(windows),
+    ).to.equal(true);
+    const levels = result.diagnostics.levels as Level[];
+    expect(levels.find((l) => l.name === 'staffing')!.proven).to.equal(false);
+    expect(levels.find((l) => l.name === 'fairness')!.proven).to.equal(true);
+    // No staffing phase after fairness's.
+    expect(names.slice(names.indexOf('fairness_bound')).filter((n) => n.startsWith('staffing'))).to.deep.equal([]);
+    expect(names.filter((n) => n === 'staffing_lp')).to.have.length(1);
   });
 
   it('where that late LP of the whole finds nothing, the schedule and every level’s record stay as they were', async () => {
