@@ -1604,6 +1604,11 @@ class LevelRunner {
     return this.settled.has(level);
   }
 
+  /** Whether the level has a late pass on this backend: lateWhole, and an LP that can be capped by a count of work. */
+  private hasLatePass(level: ObjectiveLevel): boolean {
+    return level.lateWhole !== undefined && this.backend.capsLpIterations === true;
+  }
+
   /** `late`: the level's LP of the whole, RINS and MIP alone, after every level (ObjectiveLevel.lateWhole). */
   private solveLevel(level: ObjectiveLevel, held: readonly ObjectiveLevel[], late = false): { proven: boolean; bound: number } {
     const { s } = this;
@@ -1668,8 +1673,7 @@ class LevelRunner {
       if (proven) return done();
       const whole = level.wholeAfterWindows === true && this.backend.capsLpIterations === true;
       const local = localOnly(whole ? `${s.localRefinement} before its windows` : s.localRefinement);
-      const alone = level.lateWhole !== undefined && this.backend.capsLpIterations === true && !whole;
-      if (alone && !local.proven && local.settled) this.settled.add(level);
+      if (this.hasLatePass(level) && !whole && !local.proven && local.settled) this.settled.add(level);
       if (!whole || local.proven || !local.settled) return done();
       windowsRan = true;
     }
@@ -1777,14 +1781,11 @@ class LevelRunner {
     const mipFirst =
       !proven && lpFinished && level.mipFirstWithin !== undefined && Math.abs(bound - level.value(s, s.values)) <= level.mipFirstWithin + ROUNDING_TOL;
     const windowsFirst = earlyWindows && !proven && lpFinished && !mipFirst;
-    // Whether the MIP of the whole ran (its LP finished), for the late pass (ObjectiveLevel.lateWhole).
-    let mipRan = false;
     if (windowsFirst) runEarlyWindows();
     if (!proven && !lpFinished) {
       note(s.phases, level.mipPhase, 'skipped', null, null, 0, lpCapped ? 'the LP relaxation stopped at its cap of simplex iterations' : level.skipNote);
       if (level.priority !== undefined) s.phases[s.phases.length - 1]!.priority = level.priority;
     } else if (!proven) {
-      mipRan = true;
       const request = level.mipRequest(bound, level.value(s, s.values));
       // The request's own window; else the level's for its MIP of the whole (mipStallIterations);
       // else, after the windows (wholeAfterWindows), STALL_ITERATIONS: it ends on its own, as they
@@ -1819,8 +1820,8 @@ class LevelRunner {
     if (!proven && level.windowsPhase && !windowsFirst && !windowsBeforeRins && !windowsRan) {
       const settled = this.windows(level, held, biased, rowBounds, bound);
       proven = level.proven(level.value(s, s.values), bound);
-      // The late pass (ObjectiveLevel.lateWhole) also where the MIP of the whole ran and it and the windows after it left the level unproven.
-      if (settled && mipRan && !proven && level.lateWhole !== undefined && this.backend.capsLpIterations === true) this.settled.add(level);
+      // The late pass (ObjectiveLevel.lateWhole) also where the MIP of the whole ran (here: its LP finished) and it and the windows after it left the level unproven.
+      if (settled && lpFinished && !proven && this.hasLatePass(level)) this.settled.add(level);
     }
     level.after?.(s, proven, bound);
     return { proven, bound };

@@ -178,29 +178,26 @@ export async function solveInLanes(
   const results = new Array<SubproblemResult>(subs.length);
   let unstarted = weight.reduce((a, b) => a + b, 0);
   let next = 0;
-  // When each running subproblem's slice ends (epoch ms), by lane: the time they may still use.
-  const ends = new Map<number, number>();
-  // Each running subproblem's flag that extends its slice to the deadline (BudgetSlice.extend), by lane.
-  const running = new Map<number, SharedArrayBuffer>();
+  // Each running subproblem, by lane: when its slice ends (epoch ms), the time it may still use,
+  // and its flag that extends the slice to the deadline (BudgetSlice.extend).
+  const running = new Map<number, { end: number; extend: SharedArrayBuffer }>();
   const lane = async (id: number): Promise<void> => {
     while (next < order.length) {
       const i = order[next++]!;
       const now = budget.now();
       let committed = 0;
-      for (const [other, end] of ends) if (other !== id) committed += Math.max(0, Math.min(end, budget.deadline) - now);
+      for (const [other, { end }] of running) if (other !== id) committed += Math.max(0, Math.min(end, budget.deadline) - now);
       const slice = { ...subproblemSlice(budget, lanes, weight[i]!, unstarted, committed), extend: newFlag() };
       unstarted -= weight[i]!;
       // From dispatch: a subproblem queued behind another request's on a shared pool starts its
       // clock later, so what it still holds is counted a little short then.
-      ends.set(id, now + slice.ms);
-      running.set(id, slice.extend);
+      running.set(id, { end: now + slice.ms, extend: slice.extend });
       try {
         results[i] = await solve(subs[i]!, slice);
       } finally {
-        ends.delete(id);
         running.delete(id);
         // This lane is idle from now on: the ones still running may use their lanes to the deadline.
-        if (next >= order.length && !othersWaiting()) for (const flag of running.values()) raiseFlag(flag);
+        if (next >= order.length && !othersWaiting()) for (const { extend } of running.values()) raiseFlag(extend);
       }
     }
   };
