@@ -531,6 +531,28 @@ export interface ObjectiveLevel {
    * on every subproblem (their LPs before windows, on the smaller ones, as well as after them).
    */
   warmLp?: boolean;
+  /**
+   * Its LP relaxation, where it starts cold (not warmLp, not the late pass), by the primal simplex
+   * method after presolve (PhaseRequest.presolvedPrimal): coverage's with one priority class.
+   * Measured (BENCHMARKS.md, the forty-third and forty-fourth sessions): the LP alone of the "medical" group of an
+   * unseen scarce 1,000 x 1,200 festival (23,600 pairs) 2.3 s so, 6.6 s by HiGHS's default (the
+   * dual simplex), 3.0 s by the primal without presolve or by the interior point method. In the
+   * engine (10 s, three calls a side on eleven scarce one-class rosters) the optimum it ends at, a
+   * different vertex of the same value, guided RINS to more fully staffed shifts on seven (e.g.
+   * t-scarce-180x420 290-294 -> 295 in every call, p-locked-scarce-200x400 285-288 -> 289-290),
+   * one slot more on u-scarce-180x420 (1,122 -> 1,123) and one fewer on x-wishes-scarce-200x500
+   * (828 -> 827: its RINS stalled one short in its "stage" group); Curtois 9 and 10 (not
+   * clock-bound) the same slots and fully staffed shifts, sums of squares 8 and 24 higher
+   * (0.002-0.003%); on 48 other one-class rosters (festivals, food banks, Curtois 1-8, 11, 14-24; one
+   * call a side) the same slots and fully staffed shifts. On five unseen scarce one-class
+   * festivals (three calls a side) coverage rose in every call on three (c-scarce-240x520
+   * 1,523-1,538 -> 1,554-1,561: its "bar" group's LP stopped by its share at 1.72 s by the dual,
+   * finished at 1.25 s by the primal, RINS from it proved 473 against 455), the same on the
+   * others within their spread. With several classes the first class's LP keeps the dual simplex (a scan
+   * with every cold coverage LP by the primal, that one too: better on 34 of 128 rosters, worse
+   * on 31).
+   */
+  coldLpPrimal?: boolean;
   /** Share of the time left for its LP relaxation where it starts from the optimum of the level before's (warmLp; otherwise LP_SHARE). */
   warmLpShare?: number;
   lpPhase: PhaseName;
@@ -812,7 +834,7 @@ export function coverageLevels(classes: readonly number[]): ObjectiveLevel[] {
   let allProven = true;
   return classes.map((priority, k) => ({
     ...maximizeCount,
-    ...(single ? {} : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
+    ...(single ? { coldLpPrimal: true } : { priority, warmLp: true, warmLpShare: COVERAGE_WARM_LP_SHARE }),
     ...(k < classes.length - 1
       ? { mipStallIterations: COVERAGE_CLASS_STALL_ITERATIONS, mipStallFromRoot: true, mipFirstWithin: COVERAGE_MIP_FIRST_WITHIN }
       : {}),
@@ -1737,6 +1759,7 @@ class LevelRunner {
           relGap: 0,
           relaxation: true,
           ...(lpSession?.warm || late ? { primal: true } : {}),
+          ...(level.coldLpPrimal && !lpSession && !late ? { presolvedPrimal: true } : {}),
           ...(lpIterations ? { lpIterations } : {}),
         },
         // The larger share only from an optimum: after an LP the clock stopped, this one is no faster.

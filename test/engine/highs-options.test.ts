@@ -1,6 +1,7 @@
 // HiGHS's options for each solve (highs-backend.ts solveOptions): its feasibility jump heuristic
 // is off on every solve (RUN_FEASIBILITY_JUMP), since every MIP here starts from a schedule and on
-// small MIPs the heuristic was most of the solve; the rest follows the request.
+// small MIPs the heuristic was most of the solve; the rest follows the request, and the simplex
+// method is set on every solve (the dual, HiGHS's default, unless the request asks for the primal).
 import { expect } from 'chai';
 import type { Highs } from 'highs';
 import type { PhaseRequest } from '../../src/engine/backends/backend.js';
@@ -24,7 +25,12 @@ const requests: Array<[string, PhaseRequest]> = [
   ['a MIP with a small cut pool', base({ fewerCuts: true })],
   ['an LP relaxation', base({ relaxation: true })],
   ['an LP by the primal simplex method, capped', base({ relaxation: true, primal: true, lpIterations: 500 })],
+  ['an LP by the primal simplex method after presolve', base({ relaxation: true, presolvedPrimal: true })],
 ];
+
+/** HiGHS's simplex_strategy values: its default, the dual simplex method, and the primal. */
+const DUAL = 1;
+const PRIMAL = 4;
 
 describe('engine: HiGHS options for each solve', function () {
   this.timeout(60_000);
@@ -40,7 +46,13 @@ describe('engine: HiGHS options for each solve', function () {
     expect(mip).to.include({ mip_rel_gap: 0.001, mip_abs_gap: 1e-6, solve_relaxation: false, mip_pool_soft_limit: CUT_POOL_LIMIT });
     expect(mip).to.not.have.property('presolve');
     const lp = solveOptions(base({ relaxation: true, primal: true, lpIterations: 500 }));
-    expect(lp).to.include({ solve_relaxation: true, simplex_iteration_limit: 500, presolve: 'off' });
+    expect(lp).to.include({ solve_relaxation: true, simplex_iteration_limit: 500, presolve: 'off', simplex_strategy: PRIMAL });
+    // After presolve (HiGHS's default for it, left as it is), by the primal simplex method.
+    const presolved = solveOptions(base({ relaxation: true, presolvedPrimal: true }));
+    expect(presolved).to.include({ solve_relaxation: true, simplex_strategy: PRIMAL });
+    expect(presolved).to.not.have.property('presolve');
+    // Every other solve sets HiGHS's default method again, as options stay on an instance between solves.
+    for (const req of [base(), base({ relaxation: true }), base({ fewerCuts: true })]) expect(solveOptions(req).simplex_strategy).to.equal(DUAL);
   });
 
   it('are all options this build of HiGHS knows, and it keeps the feasibility jump off once they are set', async () => {
@@ -82,12 +94,20 @@ describe('engine: HiGHS options for each solve', function () {
       expect(models).to.have.length(1);
       const h = models[0]!;
       // Turned on between solves, as another request's options could leave it: every solve sets it off again.
-      for (const req of [base({ objective, start: Float64Array.of(0, 1) }), base({ objective, relaxation: true }), base({ objective })]) {
+      // The LP by the primal simplex method after presolve leaves that method on the instance: the MIP after it sets the default again.
+      const solves: Array<[PhaseRequest, number]> = [
+        [base({ objective, start: Float64Array.of(0, 1) }), DUAL],
+        [base({ objective, relaxation: true }), DUAL],
+        [base({ objective, relaxation: true, presolvedPrimal: true }), PRIMAL],
+        [base({ objective }), DUAL],
+      ];
+      for (const [req, method] of solves) {
         h.options.set({ mip_heuristic_run_feasibility_jump: true });
         const outcome = session.solve(req);
         expect(outcome.status).to.equal('optimal');
         expect(outcome.objective).to.equal(2);
         expect(h.options.get('mip_heuristic_run_feasibility_jump')).to.equal(false);
+        expect(h.options.get('simplex_strategy')).to.equal(method);
       }
     } finally {
       session.dispose();

@@ -17,7 +17,7 @@ import { generatedInstance } from '../../bench/generate.js';
 import { levelsOfResult, tinyRequests } from '../helpers/exhaustive.js';
 import { PRE_MIP_KICKS, STAFFING_WINDOWS_STALL } from '../../src/engine/levels.js';
 import { checkSchedule } from '../helpers/schedule-checker.js';
-import { solve } from '../helpers/engine.js';
+import { dualColdLp, solve } from '../helpers/engine.js';
 
 const squares = (p: Prepared, x: Uint8Array): number => loadsOf(p, x).reduce((t, h) => t + h * h, 0);
 const fullyStaffed = (p: Prepared, x: Uint8Array): number => {
@@ -89,7 +89,8 @@ describe('engine: fairness kicks (iterated local search where no fairness MIP fo
 
   it('before the fairness LP and MIP, on a subproblem without wishes: festival-50x30’s “gate” is proven by a kick, “stage” by the schedule of the packing bound by slot’s integral LP, “bar” by the window it guides, with no fairness LP or MIP', async () => {
     const request = generatedInstance('festival-50x30')!.request;
-    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 });
+    // The path below was measured with coverage's LP by the dual simplex method (dualColdLp).
+    const { result } = await solve(request, { debug: 'true', timeLimitS: 60 }, await dualColdLp());
     expect(checkSchedule(request, result)).to.deep.equal([]);
     const subs = result.diagnostics.subproblems as Sub[];
     const gate = subs.find((s) => s.group === 'gate')!;

@@ -33,6 +33,17 @@ export async function inProcess(): Promise<Scheduler> {
   return inProcessScheduler(await loaded());
 }
 
+/**
+ * A scheduler solving in this thread whose HiGHS solves coverage's cold LP of one priority class
+ * by its default, the dual simplex method, as before ObjectiveLevel.coldLpPrimal: for tests of
+ * what comes after coverage on fixtures found then (the primal's optimum is another vertex of the
+ * same value, and RINS, the levels after it and their phases take another path from it).
+ */
+export async function dualColdLp(): Promise<Scheduler> {
+  const { highs, jslp } = await loaded();
+  return inProcessScheduler({ highs: rewriting(highs, (req) => (req.presolvedPrimal ? { ...req, presolvedPrimal: false } : req)), jslp });
+}
+
 /** A scarce festival with the rules (priorities 1-5 on every shift). */
 export function scarceRequest(): ScheduleRequest {
   return withRules(31, festival({ seed: 32, volunteers: 40, shifts: 90, days: 2, groups: 3, demand: 1.5 }), {
@@ -166,7 +177,7 @@ export function expectColdOptima(highs: SolverBackend, opened: Opened): void {
   opened.requests.forEach((req, k) => {
     const fresh = highs.open(opened.model);
     try {
-      const cold = fresh.solve({ ...req, primal: false, budget: Budget.forTimeLimit(60) });
+      const cold = fresh.solve({ ...req, primal: false, presolvedPrimal: false, budget: Budget.forTimeLimit(60) });
       expect(cold.status).to.equal('optimal');
       expect(cold.objective).to.be.closeTo(opened.outcomes[k]!.objective!, 1e-6);
     } finally {

@@ -31,6 +31,13 @@ export interface PhaseRequest {
    */
   primal?: boolean;
   /**
+   * For a relaxation: solve it by the primal simplex method after presolve, where a backend can
+   * choose (a cold LP of one class's coverage: see ObjectiveLevel.coldLpPrimal). Stopped before
+   * its optimum it gives no point (PhaseOutcome.relaxed is for `primal` only: after presolve, the
+   * last point is not one of the model's).
+   */
+  presolvedPrimal?: boolean;
+  /**
    * For a relaxation: stop after this many simplex iterations (a backend with capsLpIterations:
    * HiGHS; javascript-lp-solver cannot count them, and is not asked), a count of work as stallIterations, so the stop is
    * the same on any machine and at any time limit; the outcome is then `timedout` without a bound,

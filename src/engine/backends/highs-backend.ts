@@ -45,6 +45,8 @@ type ModelStatus = (typeof MODEL_STATUSES)[number];
 
 /** HiGHS's simplex_strategy for the primal simplex method. */
 const PRIMAL_SIMPLEX = 4;
+/** HiGHS's simplex_strategy for the dual simplex method (its default). */
+const DUAL_SIMPLEX = 1;
 /**
  * For a fairness MIP that starts near its bound (PhaseRequest.fewerCuts), HiGHS's cut pool holds
  * at most about this many cuts (its option mip_pool_soft_limit; DEFAULT_CUT_POOL otherwise). There
@@ -250,9 +252,10 @@ export function solveOptions(req: PhaseRequest): Record<string, OptionValue> {
     // HiGHS's own default where none is asked.
     simplex_iteration_limit: req.relaxation && req.lpIterations !== undefined ? req.lpIterations : HIGHS_INT_MAX,
     mip_heuristic_run_feasibility_jump: RUN_FEASIBILITY_JUMP,
-    // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for this, sessions of their own whose every request
-    // after the first such one asks for it too, so the others keep HiGHS's defaults.
-    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' } : {}),
+    // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for the primal without presolve, sessions of their own
+    // whose every request after the first such one asks for it too, so the others keep HiGHS's presolve. The method is set on every
+    // solve: a cold LP by the primal after presolve (presolvedPrimal) shares its session with MIPs, which get the dual again.
+    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' } : { simplex_strategy: req.presolvedPrimal ? PRIMAL_SIMPLEX : DUAL_SIMPLEX }),
   };
 }
 
