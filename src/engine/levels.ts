@@ -1759,7 +1759,7 @@ class LevelRunner {
           relGap: 0,
           relaxation: true,
           ...(lpSession?.warm || late ? { primal: true } : {}),
-          ...(level.coldLpPrimal && !lpSession && !late ? { presolvedPrimal: true } : {}),
+          ...(level.coldLpPrimal && !late ? { presolvedPrimal: true } : {}),
           ...(lpIterations ? { lpIterations } : {}),
         },
         // The larger share only from an optimum: after an LP the clock stopped, this one is no faster.

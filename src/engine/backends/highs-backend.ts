@@ -255,7 +255,8 @@ export function solveOptions(req: PhaseRequest): Record<string, OptionValue> {
     // Only the sessions of parts and of LPs alone (the classes', the wishes') ask for the primal without presolve, sessions of their own
     // whose every request after the first such one asks for it too, so the others keep HiGHS's presolve. The method is set on every
     // solve: a cold LP by the primal after presolve (presolvedPrimal) shares its session with MIPs, which get the dual again.
-    ...(req.primal ? { simplex_strategy: PRIMAL_SIMPLEX, presolve: 'off' } : { simplex_strategy: req.presolvedPrimal ? PRIMAL_SIMPLEX : DUAL_SIMPLEX }),
+    simplex_strategy: req.primal || req.presolvedPrimal ? PRIMAL_SIMPLEX : DUAL_SIMPLEX,
+    ...(req.primal ? { presolve: 'off' } : {}),
   };
 }
 
