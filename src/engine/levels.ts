@@ -788,7 +788,7 @@ function chainsForLowestClass(s: LevelState, k: number): void {
   if (s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
   const t = s.budget.now();
   const before = filledByClass(s.p, s.x);
-  const x = greedyFill(s.p, improveCoverage(s.p, s.x, budget));
+  const x = greedyFill(s.p, improveCoverage(s.p, s.x, budget, { onlyClass: k }));
   const after = filledByClass(s.p, x);
   const taken = after[k]! > before[k]! && after.every((n, c) => c >= k || n === before[c]!);
   if (taken) adopt(s, x, 'augment');

@@ -181,12 +181,31 @@ export class LocalState {
   }
 }
 
+/** How far improveCoverage's chains search, and which slots they may fill. */
+export interface ChainOptions {
+  /** Links in a chain at most (default 6). */
+  maxDepth?: number;
+  /** Nodes a chain's search may try from one open slot in the first pass (default 5,000; LATER_PASS_NODES after). */
+  maxNodes?: number;
+  search?: ChainSearch;
+  /**
+   * Only this priority class (Prepared.slotClass) gains: the chains start from its open slots
+   * alone, and the trades keep every other class's count (a one-for-two trade gives up a slot of
+   * the class of one it takes; a trade for a shorter slot stays in its class). For the lowest
+   * class after the classes above were solved (levels.ts chainsForLowestClass): a chain from an
+   * open slot of a class above can only fail there (it would fill more of a class its level
+   * proved or held), and such searches took most of that step's time.
+   */
+  onlyClass?: number;
+}
+
 /**
  * Fills more slots with augmenting chains: volunteer B takes a short shift s by giving up one of
  * their shifts s', which C takes by giving up s'', and so on, until someone takes the last one
  * outright. Each chain fills one more slot. Depth and the nodes tried per slot are capped.
  */
-export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxDepth = 6, maxNodes = 5000, search: ChainSearch = augment): Uint8Array {
+export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, options: ChainOptions = {}): Uint8Array {
+  const { maxDepth = 6, maxNodes = 5000, search = augment, onlyClass } = options;
   const st = new LocalState(p, x);
   const visited: Visited = { mark: new Int32Array(p.sub.volunteers.length), chain: 0 };
   const fill = (state: LocalState, nodes: number): void => {
@@ -194,6 +213,7 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxD
     for (let pass = 0; improved && !budget.expired(); pass++) {
       improved = false;
       for (let s = 0; s < p.sub.shifts.length && !budget.expired(); s++) {
+        if (onlyClass !== undefined && p.slotClass[s] !== onlyClass) continue;
         while (state.filled[s]! < p.demand[s]!) {
           const budget = { nodes: pass === 0 ? nodes : Math.min(nodes, LATER_PASS_NODES) };
           visited.chain++;
@@ -203,7 +223,7 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxD
       }
       // Once no chain fills a slot: a volunteer trades one shift for two open slots, and the
       // chains get another try at the slot given up.
-      if (!improved) improved = oneForTwo(state, budget);
+      if (!improved) improved = oneForTwo(state, budget, onlyClass);
     }
   };
   fill(st, maxNodes);
@@ -214,7 +234,7 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, maxD
   if (budget.expired() || !p.demand.some((d, s) => st.filled[s]! < d)) return st.x;
   const trial = new LocalState(p, st.x);
   // Shorter chains here: each round searches every open slot again, and most gains are direct.
-  while (!budget.expired() && tradeDown(trial)) fill(trial, TRIAL_NODES);
+  while (!budget.expired() && tradeDown(trial, onlyClass !== undefined)) fill(trial, TRIAL_NODES);
   return total(trial) > total(st) ? trial.x : st.x;
 }
 
@@ -231,9 +251,10 @@ const LATER_PASS_NODES = 200;
 
 /**
  * Each volunteer gives up a shift for the shortest open slot of no lower priority they can take
- * in its place (the same slots filled, fewer hours used). True when a trade was made.
+ * in its place (the same slots filled, fewer hours used), of the same priority with `sameClass`
+ * (every class's count kept). True when a trade was made.
  */
-function tradeDown(st: LocalState): boolean {
+function tradeDown(st: LocalState, sameClass: boolean): boolean {
   const { p } = st;
   const shiftOf = p.candShift;
   let traded = false;
@@ -242,7 +263,8 @@ function tradeDown(st: LocalState): boolean {
       let best = -1;
       for (const q of p.byVolunteer[v]!) {
         const s = shiftOf[q]!;
-        if (st.x[q] || s === shiftOf[o] || st.filled[s]! >= p.demand[s]! || p.slotClass[s]! > p.slotClass[shiftOf[o]!]!) continue;
+        const from = p.slotClass[shiftOf[o]!]!;
+        if (st.x[q] || s === shiftOf[o] || st.filled[s]! >= p.demand[s]! || p.slotClass[s]! > from || (sameClass && p.slotClass[s] !== from)) continue;
         if (!(st.hoursOf(q) < (best >= 0 ? st.hoursOf(best) : st.hoursOf(o)) - EPS) || !st.canTake(q, o)) continue;
         best = q;
       }
@@ -259,10 +281,11 @@ function tradeDown(st: LocalState): boolean {
  * Fills one more slot where a volunteer's hours or time are what limit them (scarce supply):
  * they give up one shift and take two open slots in its place (shorter shifts, or two that fit
  * where the one did). The slot given up stays open. Coverage per priority class never gets
- * worse: the shift given up is of a priority no higher than the higher of the two taken.
- * True when a trade was made.
+ * worse: the shift given up is of a priority no higher than the higher of the two taken. With
+ * `onlyClass`, one of the two taken is of that class and the other of the given-up shift's, so
+ * only that class gains (ChainOptions.onlyClass). True when a trade was made.
  */
-function oneForTwo(st: LocalState, budget: Budget): boolean {
+function oneForTwo(st: LocalState, budget: Budget, onlyClass?: number): boolean {
   const { p } = st;
   const shiftOf = p.candShift;
   const isOpen = (q: number): boolean => !st.x[q] && st.filled[shiftOf[q]!]! < p.demand[shiftOf[q]!]!;
@@ -276,7 +299,9 @@ function oneForTwo(st: LocalState, budget: Budget): boolean {
         st.move([o], [q1]);
         for (const q2 of open) {
           if (q2 === q1 || shiftOf[q2] === shiftOf[o] || !isOpen(q2)) continue;
-          if (Math.min(p.slotClass[shiftOf[q1]!]!, p.slotClass[shiftOf[q2]!]!) > p.slotClass[shiftOf[o]!]!) continue;
+          const [c1, c2, given] = [p.slotClass[shiftOf[q1]!]!, p.slotClass[shiftOf[q2]!]!, p.slotClass[shiftOf[o]!]!];
+          if (Math.min(c1, c2) > given) continue;
+          if (onlyClass !== undefined && !((c1 === onlyClass && c2 === given) || (c2 === onlyClass && c1 === given))) continue;
           if (st.canTake(q2)) {
             st.assign(q2);
             improved = true;

@@ -248,6 +248,83 @@ describe('engine: coverage trades in the local search', () => {
     expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0 });
   });
 
+  describe('for one priority class alone (onlyClass)', () => {
+    /** Slots filled per priority, highest first, as filledByClass counts them. */
+    const byPriority = (p: Prepared, x: Uint8Array): Record<number, number> => {
+      const out: Record<number, number> = Object.fromEntries(p.classes.map((c) => [c, 0]));
+      x.forEach((b, pair) => {
+        if (b) out[p.classes[p.slotClass[p.candShift[pair]!]!]!]!++;
+      });
+      return out;
+    };
+    const lowestOf = (p: Prepared): number => p.classes.indexOf(1);
+    /** A shift of one slot of group k, of that priority. */
+    const kShift = (id: string, from: number, to: number, priority: number): Json => ({ ...shift(id, from, to, { k: 1 }), priority });
+
+    it('starts chains from open slots of that class only', () => {
+      // a can take both open slots outright: s3 (priority 3) and s1 (priority 1).
+      const request = {
+        volunteers: [volunteer('a', 'k', 40)],
+        unassigned_shifts: [kShift('s3', 8, 10, 3), kShift('s1', 12, 14, 1)],
+      };
+      const { p, x } = crafted(request, []);
+      expect(measured(p, improveCoverage(p, x, budget())).filled).to.deep.equal({ s3: 1, s1: 1 });
+      const only1 = improveCoverage(p, x, budget(), { onlyClass: lowestOf(p) });
+      expect(checkAssignment(p, only1)).to.equal(undefined);
+      expect(measured(p, only1).filled).to.deep.equal({ s3: 0, s1: 1 });
+    });
+
+    /**
+     * a (at most 4 hours) holds the 4-hour s4 (priority 1); the 2-hour s2a (priority `second`)
+     * and s2b (priority 1) are open and only a can take them: the trade fills both for s4.
+     */
+    const oneForTwoCase = (second: number): { p: Prepared; x: Uint8Array } =>
+      crafted(
+        {
+          volunteers: [volunteer('a', 'k', 4)],
+          unassigned_shifts: [kShift('s4', 6, 10, 1), kShift('s2a', 12, 14, second), kShift('s2b', 15, 17, 1), kShift('s3', 18, 19, 3)],
+        },
+        [['a', 's4']],
+      );
+
+    it('makes no one-for-two trade that moves a slot into another class', () => {
+      // With s2a of priority 3 the trade gives one more slot of priority 3 and as many of
+      // priority 1: for priority 1 alone, no gain, so no trade.
+      const { p, x } = oneForTwoCase(3);
+      const all = improveCoverage(p, x, budget());
+      expect(measured(p, all).filled).to.deep.equal({ s4: 0, s2a: 1, s2b: 1, s3: 0 });
+      expect(byPriority(p, all)).to.deep.equal({ 3: 1, 1: 1 });
+      const only1 = improveCoverage(p, x, budget(), { onlyClass: lowestOf(p) });
+      expect(measured(p, only1).filled).to.deep.equal({ s4: 1, s2a: 0, s2b: 0, s3: 0 });
+    });
+
+    it('makes the one-for-two trade that fills one more of that class and keeps the other', () => {
+      // With s2a of priority 1 the trade gives up a priority-1 slot for two.
+      const { p, x } = oneForTwoCase(1);
+      const only1 = improveCoverage(p, x, budget(), { onlyClass: lowestOf(p) });
+      expect(checkAssignment(p, only1)).to.equal(undefined);
+      expect(measured(p, only1).filled).to.deep.equal({ s4: 0, s2a: 1, s2b: 1, s3: 0 });
+    });
+
+    it('trades down within a class only', () => {
+      // The trade-down case above with s3b of priority 3: trading s4a for it (and s3a for s2b)
+      // frees the hours sX needs, but moves a slot from priority 1 to 3. For priority 1 alone the
+      // schedule stays (s3a for s2b alone frees too little for sX).
+      const request = {
+        volunteers: [volunteer('b', 'k', 7)],
+        unassigned_shifts: [kShift('s4a', 8, 12, 1), kShift('s3a', 13, 16, 1), kShift('s3b', 8, 11, 3), kShift('s2b', 13, 15, 1), kShift('sX', 17, 19, 1)],
+      };
+      const { p, x } = crafted(request, [
+        ['b', 's4a'],
+        ['b', 's3a'],
+      ]);
+      const all = improveCoverage(p, x, budget());
+      expect(measured(p, all).filled).to.deep.equal({ s4a: 0, s3a: 0, s3b: 1, s2b: 1, sX: 1 });
+      const only1 = improveCoverage(p, x, budget(), { onlyClass: lowestOf(p) });
+      expect(measured(p, only1).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0, sX: 0 });
+    });
+  });
+
   it('answers who takes a slot kind outright as the schedule stands, after every move, and never the volunteer left out', () => {
     // b, c and d can each take s0; b holds sx, which overlaps it; c and d are free.
     const request = {
@@ -335,7 +412,7 @@ describe('engine: coverage trades in the local search', () => {
       ['b', 'sx'],
       ['c', 's9'],
     ]);
-    const after = improveCoverage(p, x, budget(), 1);
+    const after = improveCoverage(p, x, budget(), { maxDepth: 1 });
     expect(checkAssignment(p, after)).to.equal(undefined);
     expect(measured(p, after).filled).to.deep.equal({ s0: 1, sx: 1, s9: 1, s1: 1 });
   });
@@ -346,10 +423,10 @@ describe('engine: coverage trades in the local search', () => {
       for (const sub of decompose(normalizeRequest(request as ScheduleRequest))) {
         const p = prepare(sub);
         const x = bestGreedyFill(p);
-        const ours = improveCoverage(p, x, budget(), depth, nodes);
+        const ours = improveCoverage(p, x, budget(), { maxDepth: depth, maxNodes: nodes });
         expect(checkAssignment(p, ours)).to.equal(undefined);
         // The reference: every link made, the next slot kind searched from there, and undone.
-        expect([...ours]).to.deep.equal([...improveCoverage(p, x, budget(), depth, nodes, chainSearch(false))]);
+        expect([...ours]).to.deep.equal([...improveCoverage(p, x, budget(), { maxDepth: depth, maxNodes: nodes, search: chainSearch(false) })]);
         chains += ours.reduce((t, b) => t + b, 0) - x.reduce((t, b) => t + b, 0);
       }
       return chains;
