@@ -773,10 +773,11 @@ export const LOWEST_CLASS_CHAINS_SHARE = 0.25;
  * class's pairs left out of their MIPs (ObjectiveLevel.dropped) and their schedules completed by
  * what still fit and the greedy fill, so the lowest class starts far below what the chains reach
  * (a chain fills one more slot and keeps every slot it passes through filled). Taken when it
- * fills more of that class and as many of each class above as before (a trade may move a slot
- * between classes; the rows holding them, already set for this level, hold the counts before,
- * so a class above that gained could be given back by this level's MIPs, whose schedules the
- * level would then refuse). Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
+ * fills more of that class and as many of each class above as before (the chains and trades
+ * run for that class alone, ChainOptions.onlyClass, but the greedy fill after them may fill a
+ * slot of a class above; the rows holding them, already set for this level, hold the counts
+ * before, so a class above that gained could be given back by this level's MIPs, whose
+ * schedules the level would then refuse). Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
  * class 105 in both -> 165 and 188 (its RINS from an LP the clock stopped found none),
  * t-locked-rules-220x300's 66 -> 84 and 93; the same in two calls a side on five scarce rosters
  * whose lowest class gets almost no time. With 200 nodes a chain
