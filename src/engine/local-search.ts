@@ -261,9 +261,9 @@ function tradeDown(st: LocalState, sameClass: boolean): boolean {
   for (let v = 0; v < p.sub.volunteers.length; v++) {
     for (const o of [...st.assignedPairs(v)]) {
       let best = -1;
+      const from = p.slotClass[shiftOf[o]!]!;
       for (const q of p.byVolunteer[v]!) {
         const s = shiftOf[q]!;
-        const from = p.slotClass[shiftOf[o]!]!;
         if (st.x[q] || s === shiftOf[o] || st.filled[s]! >= p.demand[s]! || p.slotClass[s]! > from || (sameClass && p.slotClass[s] !== from)) continue;
         if (!(st.hoursOf(q) < (best >= 0 ? st.hoursOf(best) : st.hoursOf(o)) - EPS) || !st.canTake(q, o)) continue;
         best = q;
@@ -299,7 +299,9 @@ function oneForTwo(st: LocalState, budget: Budget, onlyClass?: number): boolean 
         st.move([o], [q1]);
         for (const q2 of open) {
           if (q2 === q1 || shiftOf[q2] === shiftOf[o] || !isOpen(q2)) continue;
-          const [c1, c2, given] = [p.slotClass[shiftOf[q1]!]!, p.slotClass[shiftOf[q2]!]!, p.slotClass[shiftOf[o]!]!];
+          const c1 = p.slotClass[shiftOf[q1]!]!;
+          const c2 = p.slotClass[shiftOf[q2]!]!;
+          const given = p.slotClass[shiftOf[o]!]!;
           if (Math.min(c1, c2) > given) continue;
           if (onlyClass !== undefined && !((c1 === onlyClass && c2 === given) || (c2 === onlyClass && c1 === given))) continue;
           if (st.canTake(q2)) {
