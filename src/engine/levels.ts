@@ -17,7 +17,7 @@ import {
   type WishLevel,
   type Wishes,
 } from './formulate.js';
-import { addFitting, checkAssignment, filledByClass, greedyFill } from './greedy.js';
+import { addFitting, checkAssignment, chronologicalShifts, filledByClass, greedyFill } from './greedy.js';
 import {
   improveCoverage,
   improveFairness,
@@ -773,11 +773,12 @@ export const LOWEST_CLASS_CHAINS_SHARE = 0.25;
  * class's pairs left out of their MIPs (ObjectiveLevel.dropped) and their schedules completed by
  * what still fit and the greedy fill, so the lowest class starts far below what the chains reach
  * (a chain fills one more slot and keeps every slot it passes through filled). Taken when it
- * fills more of that class and as many of each class above as before (the chains and trades
- * run for that class alone, ChainOptions.onlyClass, but the greedy fill after them may fill a
- * slot of a class above; the rows holding them, already set for this level, hold the counts
- * before, so a class above that gained could be given back by this level's MIPs, whose
- * schedules the level would then refuse). Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
+ * fills more of that class and as many of each class above as before. The chains, the trades
+ * (ChainOptions.onlyClass) and the greedy fill after them work for that class alone, so each class
+ * above keeps its count: the rows holding them, already set for this level, hold the counts
+ * before, and a class above that gained (a chain from one of its open slots, a trade or the
+ * greedy fill taking the hours a trade freed) would be given back by this level's MIPs, whose
+ * schedules the level would then refuse; the check stays as a guard. Measured at 10 s, two calls a side (2026-12-01): u-locked-rules-260x320's lowest
  * class 105 in both -> 165 and 188 (its RINS from an LP the clock stopped found none),
  * t-locked-rules-220x300's 66 -> 84 and 93; the same in two calls a side on five scarce rosters
  * whose lowest class gets almost no time. With 200 nodes a chain
@@ -789,7 +790,11 @@ function chainsForLowestClass(s: LevelState, k: number): void {
   if (s.budget.cancelled() || budget.tooShort(MIN_PHASE_S)) return;
   const t = s.budget.now();
   const before = filledByClass(s.p, s.x);
-  const x = greedyFill(s.p, improveCoverage(s.p, s.x, budget, { onlyClass: k }));
+  const x = greedyFill(
+    s.p,
+    improveCoverage(s.p, s.x, budget, { onlyClass: k }),
+    chronologicalShifts(s.p).filter((slot) => s.p.slotClass[slot] === k),
+  );
   const after = filledByClass(s.p, x);
   const taken = after[k]! > before[k]! && after.every((n, c) => c >= k || n === before[c]!);
   if (taken) adopt(s, x, 'augment');

@@ -193,8 +193,8 @@ export interface ChainOptions {
    * alone, and the trades keep every other class's count (a one-for-two trade gives up a slot of
    * the class of one it takes; a trade for a shorter slot stays in its class). For the lowest
    * class after the classes above were solved (levels.ts chainsForLowestClass): a chain from an
-   * open slot of a class above can only fail there (it would fill more of a class its level
-   * proved or held), and such searches took most of that step's time.
+   * open slot of a class above can only fail there, or fill more of a class its level proved or
+   * held, which that step refuses; such searches took most of its time.
    */
   onlyClass?: number;
 }
@@ -222,7 +222,7 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, opti
         }
       }
       // Once no chain fills a slot: a volunteer trades one shift for two open slots, and the
-      // chains get another try at the slot given up.
+      // chains get another try at the slot given up (with onlyClass, where it is of that class).
       if (!improved) improved = oneForTwo(state, budget, onlyClass);
     }
   };
@@ -231,7 +231,7 @@ export function improveCoverage(p: Prepared, x: Uint8Array, budget: Budget, opti
   // hours used), and the chains and trades try again with the hours freed. Kept only when it
   // fills more: where hours are scarce, the best schedules fill the short shifts.
   const total = (state: LocalState): number => state.filled.reduce((t, n) => t + n, 0);
-  if (budget.expired() || !p.demand.some((d, s) => st.filled[s]! < d)) return st.x;
+  if (budget.expired() || !p.demand.some((d, s) => st.filled[s]! < d && (onlyClass === undefined || p.slotClass[s] === onlyClass))) return st.x;
   const trial = new LocalState(p, st.x);
   // Shorter chains here: each round searches every open slot again, and most gains are direct.
   while (!budget.expired() && tradeDown(trial, onlyClass !== undefined)) fill(trial, TRIAL_NODES);

@@ -275,14 +275,14 @@ describe('engine: coverage trades in the local search', () => {
     });
 
     /**
-     * a (at most 4 hours) holds the 4-hour s4 (priority 1); the 2-hour s2a (priority `second`)
-     * and s2b (priority 1) are open and only a can take them: the trade fills both for s4.
+     * a (at most 4 hours) holds the 4-hour s4 (priority `given`); the 2-hour s2a (priority
+     * `second`) and s2b (priority 1) are open and only a can take them: the trade fills both for s4.
      */
-    const oneForTwoCase = (second: number): { p: Prepared; x: Uint8Array } =>
+    const oneForTwoCase = (second: number, given = 1): { p: Prepared; x: Uint8Array } =>
       crafted(
         {
           volunteers: [volunteer('a', 'k', 4)],
-          unassigned_shifts: [kShift('s4', 6, 10, 1), kShift('s2a', 12, 14, second), kShift('s2b', 15, 17, 1), kShift('s3', 18, 19, 3)],
+          unassigned_shifts: [kShift('s4', 6, 10, given), kShift('s2a', 12, 14, second), kShift('s2b', 15, 17, 1), kShift('s3', 18, 19, 3)],
         },
         [['a', 's4']],
       );
@@ -306,22 +306,31 @@ describe('engine: coverage trades in the local search', () => {
       expect(measured(p, only1).filled).to.deep.equal({ s4: 0, s2a: 1, s2b: 1, s3: 0 });
     });
 
+    it('makes the one-for-two trade that gives up a slot of a class above for one of that class and one of the lowest', () => {
+      // s4 and s2a of priority 3: priority 3 keeps its one slot, priority 1 gains s2b.
+      const { p, x } = oneForTwoCase(3, 3);
+      const only1 = improveCoverage(p, x, budget(), { onlyClass: lowestOf(p) });
+      expect(checkAssignment(p, only1)).to.equal(undefined);
+      expect(measured(p, only1).filled).to.deep.equal({ s4: 0, s2a: 1, s2b: 1, s3: 0 });
+    });
+
     it('trades down within a class only', () => {
-      // The trade-down case above with s3b of priority 3: trading s4a for it (and s3a for s2b)
-      // frees the hours sX needs, but moves a slot from priority 1 to 3. For priority 1 alone the
-      // schedule stays (s3a for s2b alone frees too little for sX).
+      // b (at most 7 hours) holds s4a (08-12) and s3a (13-16), both of priority 1. Open: s2c
+      // (08-10, priority 3), s2b (13-15) and sX (17-20). Trading s4a for s2c, the shortest, and
+      // s3a for s2b frees the hours sX needs: three slots, but one moved from priority 1 to 3. For
+      // priority 1 alone the trades stay in the class (s4a for sX, s3a for s2b) and free too little.
       const request = {
         volunteers: [volunteer('b', 'k', 7)],
-        unassigned_shifts: [kShift('s4a', 8, 12, 1), kShift('s3a', 13, 16, 1), kShift('s3b', 8, 11, 3), kShift('s2b', 13, 15, 1), kShift('sX', 17, 19, 1)],
+        unassigned_shifts: [kShift('s4a', 8, 12, 1), kShift('s3a', 13, 16, 1), kShift('s2c', 8, 10, 3), kShift('s2b', 13, 15, 1), kShift('sX', 17, 20, 1)],
       };
       const { p, x } = crafted(request, [
         ['b', 's4a'],
         ['b', 's3a'],
       ]);
       const all = improveCoverage(p, x, budget());
-      expect(measured(p, all).filled).to.deep.equal({ s4a: 0, s3a: 0, s3b: 1, s2b: 1, sX: 1 });
+      expect(measured(p, all).filled).to.deep.equal({ s4a: 0, s3a: 0, s2c: 1, s2b: 1, sX: 1 });
       const only1 = improveCoverage(p, x, budget(), { onlyClass: lowestOf(p) });
-      expect(measured(p, only1).filled).to.deep.equal({ s4a: 1, s3a: 1, s3b: 0, s2b: 0, sX: 0 });
+      expect(measured(p, only1).filled).to.deep.equal({ s4a: 1, s3a: 1, s2c: 0, s2b: 0, sX: 0 });
     });
   });
 

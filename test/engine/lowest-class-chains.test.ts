@@ -3,13 +3,13 @@
 // pairs in their MIPs, so it starts below what the chains reach. On a clock that stands still
 // (nothing ends on the clock), the phase comes once, after every phase of the classes above and
 // before the lowest class's own; its schedule is the one before it through improveCoverage and
-// the greedy fill (the chains and trades for the lowest class alone), filling more of the lowest class and no fewer of any class above; its note says
+// the greedy fill (the chains, trades and fill for the lowest class alone), filling more of the lowest class and no fewer of any class above; its note says
 // what it gained; and a subproblem of one class has no such phase. (The refusal of a schedule that
 // moves a slot out of a class above is not exercised: on this roster the chains' schedule is taken.)
 import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
 import { prepare } from '../../src/engine/candidates.js';
-import { filledByClass, greedyFill } from '../../src/engine/greedy.js';
+import { chronologicalShifts, filledByClass, greedyFill } from '../../src/engine/greedy.js';
 import { improveCoverage } from '../../src/engine/local-search.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
 import { highsOnce, incumbentRecorder, largest, scarceWithRules } from '../helpers/engine.js';
@@ -45,7 +45,11 @@ describe('engine: the augmenting chains again before the lowest priority class',
     const found = incumbents.findIndex((inc, i) => i > 0 && inc.phase === 'augment');
     expect(found, 'the chains found a better schedule').to.be.greaterThan(0);
     const before = incumbents[found - 1]!.x;
-    const expected = greedyFill(p, improveCoverage(p, before, frozen(), { onlyClass: lowest }));
+    const expected = greedyFill(
+      p,
+      improveCoverage(p, before, frozen(), { onlyClass: lowest }),
+      chronologicalShifts(p).filter((slot) => p.slotClass[slot] === lowest),
+    );
     expect(Array.from(incumbents[found]!.x)).to.deep.equal(Array.from(expected));
     const [was, now] = [filledByClass(p, before), filledByClass(p, expected)];
     expect(now[lowest]!).to.be.greaterThan(was[lowest]!);
