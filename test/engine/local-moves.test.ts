@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { Budget } from '../../src/engine/budget.js';
 import { pairAt, prepare, type Prepared } from '../../src/engine/candidates.js';
-import { checkAssignment } from '../../src/engine/greedy.js';
+import { checkAssignment, filledByClass } from '../../src/engine/greedy.js';
 import { chainSearch, improveCoverage, improveFairness, improveStaffing, LocalState } from '../../src/engine/local-search.js';
 import { moveKeepsWishes, softGoals } from '../../src/engine/soft-goals.js';
 import { solveSubproblem } from '../../src/engine/solve-subproblem.js';
@@ -250,13 +250,7 @@ describe('engine: coverage trades in the local search', () => {
 
   describe('for one priority class alone (onlyClass)', () => {
     /** Slots filled per priority, highest first, as filledByClass counts them. */
-    const byPriority = (p: Prepared, x: Uint8Array): Record<number, number> => {
-      const out: Record<number, number> = Object.fromEntries(p.classes.map((c) => [c, 0]));
-      x.forEach((b, pair) => {
-        if (b) out[p.classes[p.slotClass[p.candShift[pair]!]!]!]!++;
-      });
-      return out;
-    };
+    const byPriority = (p: Prepared, x: Uint8Array): Record<number, number> => Object.fromEntries(filledByClass(p, x).map((n, c) => [p.classes[c], n]));
     const lowestOf = (p: Prepared): number => p.classes.indexOf(1);
     /** A shift of one slot of group k, of that priority. */
     const kShift = (id: string, from: number, to: number, priority: number): Json => ({ ...shift(id, from, to, { k: 1 }), priority });
